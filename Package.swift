@@ -1,0 +1,172 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+/// HMAC-SHA256 comes from CryptoKit on Apple platforms and from OpenSSL's libcrypto elsewhere.
+let cryptoDependency: Target.Dependency = .target(
+  name: "CCrypto",
+  condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi])
+)
+
+let package = Package(
+  name: "SessionEngine",
+  platforms: [.macOS(.v14), .iOS(.v17)],
+  products: [
+    .library(name: "SessionCore", targets: ["SessionCore"]),
+    .library(name: "SessionTransport", targets: ["SessionTransport"]),
+    .library(name: "SessionService", targets: ["SessionService"]),
+    .library(name: "SessionSDK", targets: ["SessionSDK"]),
+    .library(name: "SessionTestSupport", targets: ["SessionTestSupport"]),
+    .library(name: "LoopbackTransport", targets: ["LoopbackTransport"]),
+    .executable(name: "sessionsim", targets: ["sessionsim"]),
+    .executable(name: "sessionbench", targets: ["sessionbench"]),
+    .executable(name: "quickstart-example", targets: ["QuickStartExample"]),
+  ],
+  targets: [
+    // MARK: C shims
+    .systemLibrary(
+      name: "CLibUV",
+      pkgConfig: "libuv",
+      providers: [.apt(["libuv1-dev"])]
+    ),
+    .systemLibrary(
+      name: "CCrypto",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]
+    ),
+
+    // MARK: Core values and reducer
+    .target(
+      name: "SessionCore",
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: The seam between service and SDK
+    .target(
+      name: "SessionTransport",
+      dependencies: [
+        "SessionCore"
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: Authoritative service and SDK mirror
+    .target(
+      name: "SessionService",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+        cryptoDependency,
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "SessionSDK",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "SessionTestSupport",
+      dependencies: [
+        "SessionCore",
+        "SessionSDK",
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: Real I/O
+    .target(
+      name: "LoopbackTransport",
+      dependencies: [
+        "CLibUV",
+        "SessionCore",
+        "SessionTransport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: Executables
+    .executableTarget(
+      name: "sessionsim",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+        "SessionService",
+        "SessionSDK",
+        "LoopbackTransport",
+      ],
+      resources: [.copy("Resources")],
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "sessionbench",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+        "SessionService",
+        "SessionSDK",
+        "LoopbackTransport",
+        "CLibUV",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "QuickStartExample",
+      dependencies: [
+        "SessionCore",
+        "SessionService",
+        "SessionSDK",
+      ],
+      path: "Examples/QuickStart",
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: Tests
+    .testTarget(
+      name: "SessionCoreTests",
+      dependencies: [
+        "SessionCore"
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "SessionServiceTests",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+        "SessionService",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "SessionSDKTests",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+        "SessionService",
+        "SessionSDK",
+        "SessionTestSupport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "LoopbackTransportTests",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+        "SessionService",
+        "SessionSDK",
+        "LoopbackTransport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef SESSIONENGINE_CLIBUV_SHIM_H
+#define SESSIONENGINE_CLIBUV_SHIM_H
+#include <uv.h>
+#endif
