@@ -1,0 +1,89 @@
+/// Why the local user cannot start a share now.
+public enum ShareBlocker: Sendable, Hashable {
+  /// Not in a session.
+  case notInSession
+  /// The share setting is `none`.
+  case sharingDisabled
+  /// Share is locked and the local user is neither host nor manager.
+  case locked
+  /// Someone else is sharing and only one share is allowed.
+  case someoneElseSharing(UserID)
+  /// The local user is already sharing.
+  case alreadySharing
+}
+
+/// Why a user cannot annotate on a share now.
+public enum AnnotationBlocker: Sendable, Hashable {
+  /// Not in a session.
+  case notInSession
+  /// The named user is not sharing.
+  case noShare
+  /// The share owner disabled viewer annotation.
+  case viewerAnnotationDisabled
+}
+
+extension SessionState {
+  /// Whether share is locked to host and managers (`isShareLocked`).
+  public var isShareLocked: Bool { shareSetting == .locked }
+
+  /// Whether several users may share at once (`isMultiShareEnabled`).
+  public var isMultiShareEnabled: Bool { shareSetting == .multi }
+
+  /// Whether the local user is sharing (`isSharingOut`).
+  public var isSharingOut: Bool { myselfID.map { shares[$0] != nil } ?? false }
+
+  /// Whether someone other than the local user is sharing (`isOtherSharing`).
+  public var isOtherSharing: Bool {
+    shares.count > (isSharingOut ? 1 : 0)
+  }
+
+  /// Live shares, oldest first.
+  public var sharesInStartOrder: [ActiveShare] {
+    shares.values.sorted { $0.startOrder < $1.startOrder }
+  }
+
+  /// Why the local user cannot start a share now, or `nil` if they can.
+  public var shareStartBlocker: ShareBlocker? {
+    guard phase == .inSession, let me = myself else { return .notInSession }
+    if shares[me.id] != nil { return .alreadySharing }
+    switch shareSetting {
+    case .none:
+      return .sharingDisabled
+    case .locked where me.role == .participant:
+      return .locked
+    case .locked, .single:
+      return shares.keys.first.map { .someoneElseSharing($0) }
+    case .multi:
+      return nil
+    }
+  }
+
+  /// Why a user cannot annotate on `owner`'s share now, or `nil` if they can.
+  ///
+  /// - Parameters:
+  ///   - owner: The share owner.
+  ///   - user: Who wants to annotate; the local user by default.
+  public func annotationBlocker(on owner: UserID, by user: UserID? = nil) -> AnnotationBlocker? {
+    guard phase.acceptsSessionEvents, let user = user ?? myselfID, participants[user] != nil
+    else { return .notInSession }
+    guard let share = shares[owner] else { return .noShare }
+    if user != owner, share.isViewerAnnotationDisabled { return .viewerAnnotationDisabled }
+    return nil
+  }
+
+  /// Whether a user may clear annotations of the given type on `owner`'s share.
+  ///
+  /// `all`: host, manager or owner; `others`: the owner; `mine`: anyone annotating there.
+  public func canClearAnnotations(
+    _ type: AnnotationClearType, on owner: UserID, by user: UserID? = nil
+  ) -> Bool {
+    guard let user = user ?? myselfID, let role = participants[user]?.role,
+      shares[owner] != nil
+    else { return false }
+    switch type {
+    case .all: return role != .participant || user == owner
+    case .others: return user == owner
+    case .mine: return true
+    }
+  }
+}

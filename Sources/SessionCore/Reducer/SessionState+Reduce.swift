@@ -1,0 +1,421 @@
+extension SessionState {
+  /// Applies one event in place, or rejects it and leaves the state exactly as it was.
+  ///
+  /// Every check runs before the first mutation, so a rejected event changes nothing.
+  ///
+  /// - Complexity: O(1) amortised in the number of participants for every event but
+  ///   ``SessionEvent/sessionJoined(_:)`` (O(snapshot)), batches (O(batch)), and manager
+  ///   changes (O(managers)).
+  /// - Throws: ``EventRejection`` naming why the event cannot apply.
+  public mutating func reduce(_ event: SessionEvent) throws(EventRejection) {
+    switch event {
+    case .initialized:
+      guard phase == .idle else { throw reject(.outOfPhase, event, "already initialized") }
+      phase = .initialized
+
+    case .cleanedUp:
+      switch phase {
+      case .initialized, .left, .failed: self = SessionState()
+      default: throw reject(.outOfPhase, event, "cleanup while \(phase)")
+      }
+
+    case .joinRequested(let sessionName, _):
+      guard phase.canJoin else { throw reject(.outOfPhase, event, "join while \(phase)") }
+      resetSession()
+      self.sessionName = sessionName
+      phase = .joining
+
+    case .sessionJoined(let snapshot):
+      try applySnapshot(snapshot, event)
+
+    case .joinFailed(let error):
+      guard phase == .joining else { throw reject(.outOfPhase, event, "not joining") }
+      phase = .failed(error)
+      lastError = error
+
+    case .leaveRequested:
+      guard phase == .inSession else { throw reject(.outOfPhase, event, "not in session") }
+      phase = .leaving
+
+    case .sessionLeft(let reason):
+      guard phase.acceptsSessionEvents else {
+        throw reject(.outOfPhase, event, "not in session")
+      }
+      let name = sessionName
+      resetSession()
+      sessionName = name
+      phase = .left(reason)
+
+    case .errorOccurred(let error, _):
+      lastError = error
+
+    default:
+      guard phase.acceptsSessionEvents else {
+        throw reject(.outOfPhase, event, "not in session (\(phase))")
+      }
+      try reduceInSession(event)
+    }
+  }
+
+  /// Applies an event and returns the rejection instead of throwing it.
+  ///
+  /// - Returns: `nil` when the event applied.
+  @discardableResult
+  public mutating func apply(_ event: SessionEvent) -> EventRejection? {
+    do {
+      try reduce(event)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  // MARK: - In session
+
+  private mutating func reduceInSession(_ event: SessionEvent) throws(EventRejection) {
+    switch event {
+    case .usersJoined(let users):
+      try addUsers(users, event)
+
+    case .usersLeft(let ids):
+      try removeUsers(ids, event)
+
+    case .videoStatusChanged(let user, let isOn):
+      let index = try indexOf(user, event)
+      participants.values[index].isVideoOn = isOn
+
+    case .audioStatusChanged(let user, let type, let isMuted):
+      let index = try indexOf(user, event)
+      participants.values[index].audio.type = type
+      participants.values[index].audio.isMuted = isMuted
+      if isMuted || type == .none {
+        participants.values[index].audio.isTalking = false
+      }
+      if user == myselfID, !isMuted { unmuteRequestedBy = nil }
+
+    case .activeSpeakersChanged(let speakers):
+      try requireDistinctPresent(speakers, event)
+      for id in activeSpeakers {
+        if let index = participants.index(forKey: id) {
+          participants.values[index].audio.isTalking = false
+        }
+      }
+      for id in speakers {
+        if let index = participants.index(forKey: id) {
+          participants.values[index].audio.isTalking = true
+        }
+      }
+      activeSpeakers = speakers
+
+    case .hostAskedUnmute(let asker):
+      let index = try indexOf(asker, event)
+      guard participants.values[index].role != .participant else {
+        throw reject(.invalidTarget, event, "\(asker) is neither host nor manager")
+      }
+      unmuteRequestedBy = asker
+
+    case .shareStatusChanged(let user, let status, let kind):
+      try changeShare(of: user, to: status, kind: kind, event)
+
+    case .shareSettingChanged(let setting):
+      if setting != .multi, shares.count > 1 {
+        throw reject(.shareNotAllowed, event, "\(shares.count) shares live; stop them first")
+      }
+      if setting == .none, !shares.isEmpty {
+        throw reject(.shareNotAllowed, event, "a share is live; stop it first")
+      }
+      shareSetting = setting
+
+    case .hostChanged(let newHost):
+      let index = try indexOf(newHost, event)
+      guard newHost != hostID else { throw reject(.noChange, event, "\(newHost) is host") }
+      if let old = hostID, let oldIndex = participants.index(forKey: old) {
+        participants.values[oldIndex].role = .participant
+      }
+      if participants.values[index].role == .manager { order.removeManager(newHost) }
+      participants.values[index].role = .host
+      hostID = newHost
+
+    case .managerChanged(let user, let isManager):
+      let index = try indexOf(user, event)
+      let role = participants.values[index].role
+      guard role != .host else { throw reject(.invalidTarget, event, "\(user) is the host") }
+      guard isManager != (role == .manager) else {
+        throw reject(.noChange, event, "\(user) already \(isManager ? "is" : "is not") manager")
+      }
+      participants.values[index].role = isManager ? .manager : .participant
+      if isManager {
+        order.insertManager(user, joinOrder: participants.values[index].joinOrder)
+      } else {
+        order.removeManager(user)
+      }
+
+    case .nameChanged(let user, let name):
+      let index = try indexOf(user, event)
+      participants.values[index].name = name
+
+    case .networkStatusChanged(let user, let quality):
+      let index = try indexOf(user, event)
+      participants.values[index].networkQuality = quality
+
+    case .annotationStarted(let user, let owner):
+      _ = try indexOf(user, event)
+      let share = try liveShare(of: owner, event)
+      if user != owner, share.isViewerAnnotationDisabled {
+        throw reject(.annotationNotAllowed, event, "\(owner) disabled viewer annotation")
+      }
+      guard !share.annotators.contains(user) else {
+        throw reject(.noChange, event, "\(user) already annotates on \(owner)'s share")
+      }
+      shares[owner]?.annotators.insert(user)
+
+    case .annotationStopped(let user, let owner):
+      let share = try liveShare(of: owner, event)
+      guard share.annotators.contains(user) else {
+        throw reject(.annotationNotAllowed, event, "\(user) is not annotating on \(owner)'s share")
+      }
+      shares[owner]?.annotators.remove(user)
+
+    case .annotationCleared(let user, let owner, let type):
+      let index = try indexOf(user, event)
+      _ = try liveShare(of: owner, event)
+      let role = participants.values[index].role
+      let allowed =
+        switch type {
+        case .all: role != .participant || user == owner
+        case .others: user == owner
+        case .mine: true
+        }
+      guard allowed else {
+        throw reject(.annotationNotAllowed, event, "\(user) may not clear \(type)")
+      }
+      shares[owner]?.clearCount += 1
+
+    case .annotationPrivilegeChanged(let owner, let disabled):
+      _ = try liveShare(of: owner, event)
+      shares[owner]?.isViewerAnnotationDisabled = disabled
+      if disabled { shares[owner]?.annotators.formIntersection([owner]) }
+
+    case .chatMessageReceived(let message):
+      _ = try indexOf(message.sender, event)
+      if let receiver = message.receiver { _ = try indexOf(receiver, event) }
+      guard !chatMessageIDs.contains(message.id) else {
+        throw reject(.unknownOrDuplicateMessage, event, "message \(message.id) already present")
+      }
+      chatMessageIDs.insert(message.id)
+      chatMessages.append(message)
+
+    case .chatMessageDeleted(let messageID, _):
+      guard chatMessageIDs.contains(messageID) else {
+        throw reject(.unknownOrDuplicateMessage, event, "no message \(messageID)")
+      }
+      chatMessageIDs.remove(messageID)
+      if let index = chatMessages.lastIndex(where: { $0.id == messageID }) {
+        chatMessages.remove(at: index)
+      }
+
+    case .chatPrivilegeChanged(let privilege):
+      chatPrivilege = privilege
+
+    case .initialized, .cleanedUp, .joinRequested, .sessionJoined, .joinFailed, .leaveRequested,
+      .sessionLeft, .errorOccurred:
+      preconditionFailure("lifecycle events are handled by reduce(_:)")
+    }
+  }
+
+  // MARK: - Helpers
+
+  private func reject(_ code: EventRejection.Code, _ event: SessionEvent, _ detail: String)
+    -> EventRejection
+  {
+    EventRejection(code, event: event.name, detail: detail)
+  }
+
+  private func indexOf(_ user: UserID, _ event: SessionEvent) throws(EventRejection)
+    -> Dictionary<UserID, Participant>.Index
+  {
+    guard let index = participants.index(forKey: user) else {
+      throw reject(.unknownUser, event, "\(user) is not in the session")
+    }
+    return index
+  }
+
+  private func liveShare(of owner: UserID, _ event: SessionEvent) throws(EventRejection)
+    -> ActiveShare
+  {
+    guard let share = shares[owner] else {
+      throw reject(.annotationNotAllowed, event, "\(owner) is not sharing")
+    }
+    return share
+  }
+
+  private func requireDistinctPresent(_ ids: [UserID], _ event: SessionEvent)
+    throws(EventRejection)
+  {
+    var seen = Set<UserID>(minimumCapacity: ids.count)
+    for id in ids {
+      guard participants[id] != nil else {
+        throw reject(.unknownUser, event, "\(id) is not in the session")
+      }
+      guard seen.insert(id).inserted else {
+        throw reject(.duplicateUser, event, "\(id) is listed twice")
+      }
+    }
+  }
+
+  private mutating func resetSession() {
+    let keepPhase = phase
+    let keepError = lastError
+    self = SessionState()
+    phase = keepPhase
+    lastError = keepError
+  }
+
+  private mutating func addUsers(_ users: [Participant], _ event: SessionEvent)
+    throws(EventRejection)
+  {
+    guard !users.isEmpty else { throw reject(.noChange, event, "no users") }
+    var seen = Set<UserID>(minimumCapacity: users.count)
+    var newHost = hostID
+    for user in users {
+      guard participants[user.id] == nil, seen.insert(user.id).inserted else {
+        throw reject(.duplicateUser, event, "\(user.id) is already in the session")
+      }
+      guard !user.shareStatus.isActive else {
+        throw reject(.invalidTarget, event, "\(user.id) joins with a live share")
+      }
+      if user.role == .host {
+        guard newHost == nil else {
+          throw reject(.secondHost, event, "\(user.id) would be a second host")
+        }
+        newHost = user.id
+      }
+    }
+    for user in users { insertParticipant(user) }
+    hostID = newHost
+  }
+
+  private mutating func insertParticipant(_ user: Participant) {
+    participants[user.id] = user
+    order.insert(user.id, joinOrder: user.joinOrder)
+    if user.role == .manager { order.insertManager(user.id, joinOrder: user.joinOrder) }
+    if user.role == .host { hostID = user.id }
+    if user.joinOrder > lastJoinOrder { lastJoinOrder = user.joinOrder }
+  }
+
+  private mutating func removeUsers(_ ids: [UserID], _ event: SessionEvent) throws(EventRejection)
+  {
+    guard !ids.isEmpty else { throw reject(.noChange, event, "no users") }
+    try requireDistinctPresent(ids, event)
+    if let myself = myselfID, ids.contains(myself) {
+      throw reject(.invalidTarget, event, "the local user leaves with sessionLeft, not usersLeft")
+    }
+    for id in ids {
+      participants.removeValue(forKey: id)
+      order.remove(id)
+      if hostID == id { hostID = nil }
+      if unmuteRequestedBy == id { unmuteRequestedBy = nil }
+      shares.removeValue(forKey: id)
+      for owner in shares.keys where shares[owner]?.annotators.contains(id) == true {
+        shares[owner]?.annotators.remove(id)
+      }
+      if let index = activeSpeakers.firstIndex(of: id) { activeSpeakers.remove(at: index) }
+    }
+  }
+
+  private mutating func changeShare(
+    of user: UserID, to status: ShareStatus, kind: ShareKind, _ event: SessionEvent
+  ) throws(EventRejection) {
+    let index = try indexOf(user, event)
+    let current = participants.values[index].shareStatus
+    switch status {
+    case .started:
+      guard !current.isActive else {
+        throw reject(.invalidShareTransition, event, "\(user) is already sharing")
+      }
+      let role = participants.values[index].role
+      switch shareSetting {
+      case .none:
+        throw reject(.shareNotAllowed, event, "sharing is disabled")
+      case .locked where role == .participant:
+        throw reject(.shareNotAllowed, event, "share is locked to host and managers")
+      case .locked, .single:
+        if let other = shares.keys.first {
+          throw reject(.shareNotAllowed, event, "\(other) is sharing (single share)")
+        }
+      case .multi:
+        break
+      }
+      shares[user] = ActiveShare(owner: user, status: .started, kind: kind, startOrder: nextShareOrder)
+      nextShareOrder += 1
+    case .paused:
+      guard current == .started || current == .resumed else {
+        throw reject(.invalidShareTransition, event, "\(user) cannot pause from \(current)")
+      }
+      shares[user]?.status = .paused
+    case .resumed:
+      guard current == .paused else {
+        throw reject(.invalidShareTransition, event, "\(user) cannot resume from \(current)")
+      }
+      shares[user]?.status = .resumed
+    case .stopped:
+      guard current.isActive else {
+        throw reject(.invalidShareTransition, event, "\(user) is not sharing")
+      }
+      shares.removeValue(forKey: user)
+    case .none:
+      throw reject(.invalidShareTransition, event, "a share cannot return to none")
+    }
+    participants.values[index].shareStatus = status
+  }
+
+  private mutating func applySnapshot(_ snapshot: SessionSnapshot, _ event: SessionEvent)
+    throws(EventRejection)
+  {
+    guard phase == .joining || phase == .inSession else {
+      throw reject(.outOfPhase, event, "snapshot while \(phase)")
+    }
+    var next = SessionState()
+    next.phase = .inSession
+    next.sessionName = snapshot.sessionName
+    next.sessionID = snapshot.sessionID
+    next.myselfID = snapshot.myself
+    next.shareSetting = snapshot.shareSetting
+    next.chatPrivilege = snapshot.chatPrivilege
+    next.lastError = lastError
+    var hosts = 0
+    for user in snapshot.participants.sorted(by: { $0.joinOrder < $1.joinOrder }) {
+      guard next.participants[user.id] == nil else {
+        throw reject(.invalidSnapshot, event, "\(user.id) is listed twice")
+      }
+      if user.role == .host { hosts += 1 }
+      next.insertParticipant(user)
+    }
+    guard hosts <= 1 else { throw reject(.invalidSnapshot, event, "\(hosts) hosts") }
+    guard next.participants[snapshot.myself] != nil else {
+      throw reject(.invalidSnapshot, event, "myself \(snapshot.myself) is not in the roster")
+    }
+    if snapshot.shareSetting != .multi, snapshot.shares.count > 1 {
+      throw reject(.invalidSnapshot, event, "\(snapshot.shares.count) shares in single share")
+    }
+    for share in snapshot.shares {
+      guard let owner = next.participants[share.owner], owner.shareStatus == share.status,
+        share.status.isActive, next.shares[share.owner] == nil,
+        share.annotators.allSatisfy({ next.participants[$0] != nil })
+      else {
+        throw reject(.invalidSnapshot, event, "share of \(share.owner) is inconsistent")
+      }
+      next.shares[share.owner] = share
+      next.nextShareOrder = max(next.nextShareOrder, share.startOrder + 1)
+    }
+    let sharing = next.participants.values.lazy.filter { $0.shareStatus.isActive }.count
+    guard sharing == next.shares.count else {
+      throw reject(.invalidSnapshot, event, "share statuses disagree with the share list")
+    }
+    for id in snapshot.activeSpeakers where next.participants[id] == nil {
+      throw reject(.invalidSnapshot, event, "speaker \(id) is not in the roster")
+    }
+    next.activeSpeakers = snapshot.activeSpeakers
+    self = next
+  }
+}

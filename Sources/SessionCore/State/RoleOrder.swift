@@ -1,0 +1,91 @@
+/// The roster's display order, maintained incrementally: host, then managers, then everyone
+/// else, each group by join order.
+///
+/// It is a cache that ``SessionState`` derives from its participants; it is neither encoded nor
+/// compared. Joins append (O(1)), leaves leave a tombstone that a later compaction removes
+/// (amortised O(1)), and manager changes touch only the manager list (O(managers)).
+struct RoleOrder: Sendable {
+  private struct Slot: Sendable {
+    var joinOrder: UInt64
+    var id: UserID
+    var isAlive: Bool
+  }
+
+  /// Everyone, by join order, with tombstones for users who left.
+  private var slots: [Slot] = []
+  /// Where each present user's slot is.
+  private var slotIndex: [UserID: Int] = [:]
+  private var deadCount = 0
+  /// Managers by join order.
+  private(set) var managers: [UserID] = []
+  private var managerJoinOrders: [UInt64] = []
+
+  init() {}
+
+  /// Adds a user in join order.
+  mutating func insert(_ id: UserID, joinOrder: UInt64) {
+    if let last = slots.last, last.joinOrder > joinOrder {
+      let position = Self.insertionPoint(in: slots.lazy.map(\.joinOrder), for: joinOrder)
+      slots.insert(Slot(joinOrder: joinOrder, id: id, isAlive: true), at: position)
+      for index in position..<slots.count where slots[index].isAlive {
+        slotIndex[slots[index].id] = index
+      }
+    } else {
+      slotIndex[id] = slots.count
+      slots.append(Slot(joinOrder: joinOrder, id: id, isAlive: true))
+    }
+  }
+
+  /// Removes a user; amortised O(1).
+  mutating func remove(_ id: UserID) {
+    guard let index = slotIndex.removeValue(forKey: id) else { return }
+    slots[index].isAlive = false
+    deadCount += 1
+    removeManager(id)
+    if deadCount > 32 && deadCount * 2 > slots.count { compact() }
+  }
+
+  /// Records that a user became a manager.
+  mutating func insertManager(_ id: UserID, joinOrder: UInt64) {
+    let position = Self.insertionPoint(in: managerJoinOrders, for: joinOrder)
+    managers.insert(id, at: position)
+    managerJoinOrders.insert(joinOrder, at: position)
+  }
+
+  /// Records that a user is no longer a manager.
+  mutating func removeManager(_ id: UserID) {
+    guard let index = managers.firstIndex(of: id) else { return }
+    managers.remove(at: index)
+    managerJoinOrders.remove(at: index)
+  }
+
+  /// Present users in join order, whatever their role.
+  var joinOrdered: some Sequence<UserID> {
+    slots.lazy.filter(\.isAlive).map(\.id)
+  }
+
+  /// Number of present users.
+  var count: Int { slotIndex.count }
+
+  private mutating func compact() {
+    slots.removeAll { !$0.isAlive }
+    deadCount = 0
+    for (index, slot) in slots.enumerated() { slotIndex[slot.id] = index }
+  }
+
+  private static func insertionPoint(
+    in orders: some RandomAccessCollection<UInt64>, for joinOrder: UInt64
+  ) -> Int {
+    var low = 0
+    var high = orders.count
+    while low < high {
+      let mid = (low + high) / 2
+      if orders[orders.index(orders.startIndex, offsetBy: mid)] <= joinOrder {
+        low = mid + 1
+      } else {
+        high = mid
+      }
+    }
+    return low
+  }
+}

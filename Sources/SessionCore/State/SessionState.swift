@@ -1,0 +1,125 @@
+/// Everything a replica knows about the local SDK instance and its session.
+///
+/// A value type. Only ``reduce(_:)`` (and ``apply(_:)``) changes it, one ``SessionEvent`` at a
+/// time, so it always satisfies the invariants in `SessionState+Invariants.swift`. The
+/// service's authoritative state is the same type, seen by a member with no `myself`.
+///
+/// Equality and coding cover the shared facts; the role-order cache is derived and left out.
+public struct SessionState: Sendable {
+  /// Lifecycle phase.
+  public internal(set) var phase: SessionPhase = .idle
+  /// The session name, once a join was requested.
+  public internal(set) var sessionName: String?
+  /// The service's session id, once joined.
+  public internal(set) var sessionID: String?
+  /// The local user's id, while in a session.
+  public internal(set) var myselfID: UserID?
+  /// Everyone present, by id. Use ``orderedRoster`` for display order.
+  public internal(set) var participants: [UserID: Participant] = [:]
+  /// The host's id, if there is a host.
+  public internal(set) var hostID: UserID?
+  /// The share setting.
+  public internal(set) var shareSetting: ShareSetting = .single
+  /// Live shares by owner.
+  public internal(set) var shares: [UserID: ActiveShare] = [:]
+  /// Who may chat.
+  public internal(set) var chatPrivilege: ChatPrivilege = .everyonePubliclyAndPrivately
+  /// Chat messages received in this session, oldest first.
+  public internal(set) var chatMessages: [ChatMessage] = []
+  /// Who is talking, as last reported.
+  public internal(set) var activeSpeakers: [UserID] = []
+  /// The user who last asked the local user to unmute (`onHostAskUnmute`), until audio changes.
+  public internal(set) var unmuteRequestedBy: UserID?
+  /// The last error reported (`onError`) or that ended a join.
+  public internal(set) var lastError: VideoSDKError?
+
+  var order = RoleOrder()
+  var chatMessageIDs: Set<String> = []
+  var lastJoinOrder: UInt64 = 0
+  var nextShareOrder: UInt64 = 1
+
+  /// A state before `initialize`.
+  public init() {}
+
+  /// A state in session, built from a snapshot; useful for tests and previews.
+  ///
+  /// - Throws: ``EventRejection`` if the snapshot is inconsistent.
+  public init(snapshot: SessionSnapshot) throws(EventRejection) {
+    phase = .joining
+    sessionName = snapshot.sessionName
+    try reduce(.sessionJoined(snapshot))
+  }
+}
+
+extension SessionState: Equatable {
+  public static func == (lhs: SessionState, rhs: SessionState) -> Bool {
+    lhs.phase == rhs.phase && lhs.sessionName == rhs.sessionName
+      && lhs.sessionID == rhs.sessionID && lhs.myselfID == rhs.myselfID
+      && lhs.hostID == rhs.hostID && lhs.shareSetting == rhs.shareSetting
+      && lhs.chatPrivilege == rhs.chatPrivilege && lhs.activeSpeakers == rhs.activeSpeakers
+      && lhs.unmuteRequestedBy == rhs.unmuteRequestedBy && lhs.lastError == rhs.lastError
+      && lhs.participants == rhs.participants && lhs.shares == rhs.shares
+      && lhs.chatMessages == rhs.chatMessages
+  }
+}
+
+extension SessionState: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case phase, sessionName, sessionID, myselfID, participants, hostID, shareSetting, shares
+    case chatPrivilege, chatMessages, activeSpeakers, unmuteRequestedBy, lastError
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    phase = try container.decode(SessionPhase.self, forKey: .phase)
+    sessionName = try container.decodeIfPresent(String.self, forKey: .sessionName)
+    sessionID = try container.decodeIfPresent(String.self, forKey: .sessionID)
+    myselfID = try container.decodeIfPresent(UserID.self, forKey: .myselfID)
+    hostID = try container.decodeIfPresent(UserID.self, forKey: .hostID)
+    shareSetting = try container.decode(ShareSetting.self, forKey: .shareSetting)
+    chatPrivilege = try container.decode(ChatPrivilege.self, forKey: .chatPrivilege)
+    activeSpeakers = try container.decode([UserID].self, forKey: .activeSpeakers)
+    unmuteRequestedBy = try container.decodeIfPresent(UserID.self, forKey: .unmuteRequestedBy)
+    lastError = try container.decodeIfPresent(VideoSDKError.self, forKey: .lastError)
+    let list = try container.decode([Participant].self, forKey: .participants)
+    for participant in list.sorted(by: { $0.joinOrder < $1.joinOrder }) {
+      participants[participant.id] = participant
+      order.insert(participant.id, joinOrder: participant.joinOrder)
+      if participant.role == .manager {
+        order.insertManager(participant.id, joinOrder: participant.joinOrder)
+      }
+      lastJoinOrder = max(lastJoinOrder, participant.joinOrder)
+    }
+    for share in try container.decode([ActiveShare].self, forKey: .shares) {
+      shares[share.owner] = share
+      nextShareOrder = max(nextShareOrder, share.startOrder + 1)
+    }
+    chatMessages = try container.decode([ChatMessage].self, forKey: .chatMessages)
+    chatMessageIDs = Set(chatMessages.map(\.id))
+    let violations = checkInvariants()
+    if !violations.isEmpty {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: "inconsistent state: \(violations.map(\.description))"))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(phase, forKey: .phase)
+    try container.encodeIfPresent(sessionName, forKey: .sessionName)
+    try container.encodeIfPresent(sessionID, forKey: .sessionID)
+    try container.encodeIfPresent(myselfID, forKey: .myselfID)
+    try container.encodeIfPresent(hostID, forKey: .hostID)
+    try container.encode(shareSetting, forKey: .shareSetting)
+    try container.encode(chatPrivilege, forKey: .chatPrivilege)
+    try container.encode(activeSpeakers, forKey: .activeSpeakers)
+    try container.encodeIfPresent(unmuteRequestedBy, forKey: .unmuteRequestedBy)
+    try container.encodeIfPresent(lastError, forKey: .lastError)
+    try container.encode(
+      participants.values.sorted { $0.joinOrder < $1.joinOrder }, forKey: .participants)
+    try container.encode(shares.values.sorted { $0.startOrder < $1.startOrder }, forKey: .shares)
+    try container.encode(chatMessages, forKey: .chatMessages)
+  }
+}

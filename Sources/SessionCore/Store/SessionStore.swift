@@ -1,0 +1,152 @@
+import Observation
+
+/// The observable home of one ``SessionState``: the view-model layer of an app.
+///
+/// `send(_:)` reduces one event at a time. An event sent while another is being reduced (from an
+/// observer, say) is queued and applied after it, never recursively. Each applied event gets the
+/// next sequence number and goes to every observer and every ``events()`` stream.
+///
+/// > Important: A store is confined to the isolation domain that created it: usually the main
+/// > actor in an app, the event-loop thread in a simulation. It is not `Sendable`; call every
+/// > method from that domain. Streams from ``events()`` may be consumed anywhere.
+@Observable
+public final class SessionStore {
+  /// The current state. Views observe it.
+  public private(set) var state: SessionState
+
+  /// The sequence number of the last applied event; 0 before any.
+  @ObservationIgnored public private(set) var lastSequence: UInt64 = 0
+
+  /// The last rejection, if the last event sent was rejected.
+  public private(set) var lastRejection: EventRejection?
+
+  /// Whether invariants are checked after every event (default: on in debug builds).
+  @ObservationIgnored public var checksInvariants: Bool
+
+  @ObservationIgnored private let now: () -> Int64
+  @ObservationIgnored private var pending: [SessionEvent] = []
+  @ObservationIgnored private var pendingHead = 0
+  @ObservationIgnored private var isReducing = false
+  @ObservationIgnored private var observers: [(id: Int, body: (AppliedEvent, SessionState) -> Void)] = []
+  @ObservationIgnored private var nextObserverID = 0
+  @ObservationIgnored private var streams: [AsyncStream<AppliedEvent>.Continuation] = []
+
+  /// Creates a store.
+  ///
+  /// - Parameters:
+  ///   - state: The initial state.
+  ///   - now: The clock stamped on applied events, in milliseconds. Injected so that tests and
+  ///     simulations stay deterministic; the default always says 0.
+  public init(state: SessionState = SessionState(), now: @escaping () -> Int64 = { 0 }) {
+    self.state = state
+    self.now = now
+    #if DEBUG
+      checksInvariants = true
+    #else
+      checksInvariants = false
+    #endif
+  }
+
+  /// The outcome of ``send(_:)``.
+  public enum SendResult: Sendable, Hashable {
+    /// The event applied with this sequence number.
+    case applied(UInt64)
+    /// The event did not apply; the state is unchanged.
+    case rejected(EventRejection)
+    /// The store was reducing; the event will apply (or be rejected) right after.
+    case queued
+  }
+
+  /// Applies an event, or queues it when called while another event is being reduced.
+  ///
+  /// - Returns: What happened to the event.
+  @discardableResult
+  public func send(_ event: SessionEvent) -> SendResult {
+    if isReducing {
+      pending.append(event)
+      return .queued
+    }
+    isReducing = true
+    defer { isReducing = false }
+    let result = process(event)
+    while pendingHead < pending.count {
+      let next = pending[pendingHead]
+      pendingHead += 1
+      _ = process(next)
+    }
+    pending.removeAll(keepingCapacity: true)
+    pendingHead = 0
+    return result
+  }
+
+  /// Applies events in order, as ``send(_:)`` would one by one.
+  ///
+  /// - Returns: The rejections, by position in `events`.
+  @discardableResult
+  public func send(contentsOf events: some Sequence<SessionEvent>) -> [(Int, EventRejection)] {
+    var rejections: [(Int, EventRejection)] = []
+    for (index, event) in events.enumerated() {
+      if case .rejected(let rejection) = send(event) { rejections.append((index, rejection)) }
+    }
+    return rejections
+  }
+
+  private func process(_ event: SessionEvent) -> SendResult {
+    do {
+      try state.reduce(event)
+    } catch {
+      if lastRejection != error { lastRejection = error }
+      return .rejected(error)
+    }
+    if lastRejection != nil { lastRejection = nil }
+    if checksInvariants {
+      let violations = state.checkInvariants()
+      precondition(violations.isEmpty, "invariants broken after \(event.name): \(violations)")
+    }
+    lastSequence += 1
+    let applied = AppliedEvent(sequence: lastSequence, timestamp: now(), event: event)
+    for observer in observers { observer.body(applied, state) }
+    if !streams.isEmpty { yield(applied) }
+    return .applied(lastSequence)
+  }
+
+  private func yield(_ applied: AppliedEvent) {
+    var index = 0
+    while index < streams.count {
+      if case .terminated = streams[index].yield(applied) {
+        streams.remove(at: index)
+      } else {
+        index += 1
+      }
+    }
+  }
+
+  /// Calls `body` after each applied event, on the store's isolation domain, with the event and
+  /// the state after it. Events that `body` sends are queued, not recursed.
+  ///
+  /// - Returns: A token for ``removeObserver(_:)``.
+  @discardableResult
+  public func addObserver(_ body: @escaping (AppliedEvent, SessionState) -> Void) -> Int {
+    nextObserverID += 1
+    observers.append((nextObserverID, body))
+    return nextObserverID
+  }
+
+  /// Stops calling an observer.
+  public func removeObserver(_ token: Int) {
+    observers.removeAll { $0.id == token }
+  }
+
+  /// A stream of the events applied from now on, for consumers outside the UI.
+  ///
+  /// The stream buffers without bound; it finishes when the store is deinitialised.
+  public func events() -> AsyncStream<AppliedEvent> {
+    let (stream, continuation) = AsyncStream<AppliedEvent>.makeStream()
+    streams.append(continuation)
+    return stream
+  }
+
+  deinit {
+    for stream in streams { stream.finish() }
+  }
+}

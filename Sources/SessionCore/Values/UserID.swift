@@ -1,0 +1,32 @@
+/// The identifier the session service gives a user for the lifetime of one membership.
+///
+/// It mirrors `ZoomVideoSDKUser.getUserID()`. A user who leaves and joins again gets a new id.
+/// Values are plain numbers; they encode as a bare JSON number.
+public struct UserID: RawRepresentable, Hashable, Comparable, Sendable, Codable,
+  ExpressibleByIntegerLiteral, CustomStringConvertible
+{
+  /// The numeric id.
+  public var rawValue: UInt32
+
+  /// Creates an id from its numeric value.
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+  /// Creates an id from its numeric value.
+  public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+
+  /// Creates an id from an integer literal, which keeps tests and traces readable.
+  public init(integerLiteral value: UInt32) { self.rawValue = value }
+
+  public init(from decoder: any Decoder) throws {
+    rawValue = try decoder.singleValueContainer().decode(UInt32.self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+
+  public static func < (lhs: UserID, rhs: UserID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+  public var description: String { "#\(rawValue)" }
+}
