@@ -1,0 +1,107 @@
+extension SessionState {
+  /// Whether `user` may run `command` now, judged on this state: the rules the SDK checks
+  /// locally (to return its error code at once) and the service checks authoritatively.
+  ///
+  /// Rules that need facts only the service holds (the token's role for `reclaimHost`, whether
+  /// self-unmute is allowed) are the service's to add.
+  ///
+  /// - Returns: ``VideoSDKError/success``, or the SDK error the call returns.
+  /// - Complexity: O(1) but for `deleteChatMessage` (O(messages)).
+  public func authorize(_ command: SessionCommand, by user: UserID) -> VideoSDKError {
+    guard phase.acceptsSessionEvents, let caller = participants[user] else {
+      return .notInSession
+    }
+    let moderator = caller.role != .participant
+    switch command {
+    case .leave, .startVideo, .stopVideo, .startAudio, .stopAudio, .reportTalking,
+      .reportNetworkQuality:
+      return .success
+
+    case .muteAudio(let target), .unmuteAudio(let target):
+      guard participants[target] != nil else { return .invalidParameter }
+      return target == user || moderator ? .success : .sessionNoRights
+
+    case .muteAllAudio, .unmuteAllAudio, .allowAudioUnmutedBySelf, .lockShare, .enableMultiShare,
+      .changeChatPrivilege:
+      return moderator ? .success : .sessionNoRights
+
+    case .startShare(let kind):
+      if kind == .camera, !caller.isVideoOn { return .sessionShareCameraVideoNotStart }
+      if shares[user] != nil { return .sessionShareError }
+      switch shareSetting {
+      case .none:
+        return .sessionNoRights
+      case .locked where !moderator:
+        return .sessionNoRights
+      case .locked, .single:
+        guard let other = shares.keys.first else { return .success }
+        // Host and managers take over a plain participant's share.
+        return moderator && participants[other]?.role == .participant ? .success : .sessionShareError
+      case .multi:
+        return .success
+      }
+
+    case .pauseShare:
+      guard let share = shares[user] else { return .sessionShareYouAreNotSharing }
+      return share.status == .paused ? .wrongUsage : .success
+
+    case .resumeShare:
+      guard let share = shares[user] else { return .sessionShareYouAreNotSharing }
+      return share.status == .paused ? .success : .wrongUsage
+
+    case .stopShare, .disableViewerAnnotation:
+      return shares[user] == nil ? .sessionShareYouAreNotSharing : .success
+
+    case .startAnnotation(let owner):
+      guard let share = shares[owner] else { return .sessionShareError }
+      if owner != user, share.isViewerAnnotationDisabled { return .sessionNoRights }
+      return share.annotators.contains(user) ? .wrongUsage : .success
+
+    case .stopAnnotation(let owner):
+      guard let share = shares[owner] else { return .sessionShareError }
+      return share.annotators.contains(user) ? .success : .wrongUsage
+
+    case .clearAnnotation(let owner, let type):
+      guard shares[owner] != nil else { return .sessionShareError }
+      return canClearAnnotations(type, on: owner, by: user) ? .success : .sessionNoRights
+
+    case .makeHost(let target), .makeManager(let target), .removeUser(let target):
+      guard caller.role == .host else { return .sessionNoRights }
+      guard target != user, participants[target] != nil else { return .invalidParameter }
+      if case .makeManager = command, participants[target]?.role == .manager { return .wrongUsage }
+      return .success
+
+    case .revokeManager(let target):
+      guard caller.role == .host else { return .sessionNoRights }
+      guard target != user, let targetUser = participants[target] else { return .invalidParameter }
+      return targetUser.role == .manager ? .success : .wrongUsage
+
+    case .reclaimHost:
+      return caller.role == .host ? .wrongUsage : .success
+
+    case .changeName(let target, let name):
+      guard participants[target] != nil, !name.isEmpty else { return .invalidParameter }
+      return target == user || moderator ? .success : .sessionNoRights
+
+    case .sendChat(let receiver, let content):
+      guard !content.isEmpty else { return .invalidParameter }
+      if let receiver {
+        guard receiver != user, participants[receiver] != nil else { return .invalidParameter }
+      }
+      switch chatPrivilege {
+      case .noOne where !moderator:
+        return .sessionNoRights
+      case .everyonePublicly where receiver != nil && !moderator:
+        return .sessionNoRights
+      default:
+        return .success
+      }
+
+    case .deleteChatMessage(let messageID):
+      guard chatMessageIDs.contains(messageID),
+        let message = chatMessages.last(where: { $0.id == messageID })
+      else { return .invalidParameter }
+      return message.sender == user || moderator ? .success : .sessionNoRights
+    }
+  }
+}

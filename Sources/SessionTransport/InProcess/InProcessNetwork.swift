@@ -1,0 +1,185 @@
+/// Connects SDK instances to a service in one process, with no sockets and no threads.
+///
+/// Every message goes through one FIFO queue, so the service's total order reaches every
+/// member unchanged. Delivery is synchronous: in ``Delivery/immediate`` mode a send drains the
+/// queue before it returns (unless a delivery is already running, in which case it is queued
+/// behind it, never recursed); in ``Delivery/manual`` mode nothing moves until ``run()``.
+///
+/// > Important: Confined to the isolation domain that created it, with the host and every SDK
+/// > instance on it. Not `Sendable`.
+public final class InProcessNetwork: SessionLinkFactory {
+  /// When queued messages move.
+  public enum Delivery: Sendable {
+    /// Each send delivers everything queued before it returns.
+    case immediate
+    /// Messages wait for ``InProcessNetwork/run()``.
+    case manual
+  }
+
+  private enum Item {
+    case open(ConnectionID)
+    case toHost(ConnectionID, ClientMessage)
+    case clientClosed(ConnectionID)
+    case toClient(ConnectionID, ServerMessage)
+    case hostClosed(ConnectionID)
+  }
+
+  private let host: any SessionHost
+  private let now: () -> Int64
+  private let delivery: Delivery
+  private var queue: [Item] = []
+  private var head = 0
+  private var running = false
+  private var links: [ConnectionID: InProcessLink] = [:]
+  private var nextConnection: UInt64 = 0
+
+  /// The number of messages delivered to members so far.
+  public private(set) var deliveredToClients = 0
+
+  /// Creates a network around a service.
+  ///
+  /// - Parameters:
+  ///   - host: The service.
+  ///   - delivery: When messages move (default: immediately).
+  ///   - now: The clock given to the host, in milliseconds.
+  public init(host: any SessionHost, delivery: Delivery = .immediate, now: @escaping () -> Int64 = { 0 }) {
+    self.host = host
+    self.delivery = delivery
+    self.now = now
+    host.attach { [unowned self] connection, output in
+      switch output {
+      case .send(let message): self.queue.append(.toClient(connection, message))
+      case .close: self.queue.append(.hostClosed(connection))
+      }
+    }
+  }
+
+  /// A new link; it connects when started.
+  public func makeLink() -> any SessionLink {
+    nextConnection += 1
+    let link = InProcessLink(network: self, connection: ConnectionID(nextConnection))
+    return link
+  }
+
+  /// Whether messages are waiting.
+  public var hasPendingMessages: Bool { head < queue.count }
+
+  /// Delivers queued messages, and those they cause, until none are left.
+  ///
+  /// - Returns: How many items moved.
+  @discardableResult
+  public func run() -> Int {
+    guard !running else { return 0 }
+    running = true
+    defer { running = false }
+    var moved = 0
+    while head < queue.count {
+      let item = queue[head]
+      head += 1
+      moved += 1
+      deliver(item)
+      if head > 4_096 && head * 2 > queue.count {
+        queue.removeFirst(head)
+        head = 0
+      }
+    }
+    queue.removeAll(keepingCapacity: true)
+    head = 0
+    return moved
+  }
+
+  /// Tells the host that time passed, then delivers what that caused.
+  public func tick() {
+    host.tick(now: now())
+    if delivery == .immediate { run() }
+  }
+
+  private func deliver(_ item: Item) {
+    switch item {
+    case .open(let connection):
+      host.connectionOpened(connection, now: now())
+    case .toHost(let connection, let message):
+      guard links[connection] != nil else { return }
+      host.receive(message, from: connection, now: now())
+    case .clientClosed(let connection):
+      guard links.removeValue(forKey: connection) != nil else { return }
+      host.connectionClosed(connection, now: now())
+    case .toClient(let connection, let message):
+      guard let link = links[connection] else { return }
+      deliveredToClients += 1
+      link.handler?(.message(message))
+    case .hostClosed(let connection):
+      guard let link = links.removeValue(forKey: connection) else { return }
+      host.connectionClosed(connection, now: now())
+      link.handler?(.closed(.closedByPeer))
+      link.handler = nil
+    }
+  }
+
+  fileprivate func opened(_ link: InProcessLink) {
+    links[link.connection] = link
+    enqueue(.open(link.connection))
+  }
+
+  private func enqueue(_ item: Item) {
+    queue.append(item)
+    if delivery == .immediate { run() }
+  }
+
+  fileprivate func clientSend(_ message: ClientMessage, on connection: ConnectionID) {
+    enqueue(.toHost(connection, message))
+  }
+
+  fileprivate func clientClose(_ connection: ConnectionID) {
+    enqueue(.clientClosed(connection))
+  }
+
+  /// Drops a member's connection as if its network failed: the member sees
+  /// ``LinkCloseReason/failed(_:)`` and the host a close.
+  public func sever(_ link: any SessionLink) {
+    guard let link = link as? InProcessLink, links[link.connection] != nil else { return }
+    enqueue(.clientClosed(link.connection))
+    let handler = link.handler
+    link.handler = nil
+    handler?(.closed(.failed("severed")))
+  }
+}
+
+/// A link of an ``InProcessNetwork``.
+///
+/// > Important: Confined to its network's isolation domain.
+public final class InProcessLink: SessionLink {
+  fileprivate unowned let network: InProcessNetwork
+  /// The connection this link is, as the host sees it.
+  public let connection: ConnectionID
+  fileprivate var handler: ((LinkEvent) -> Void)?
+  private var started = false
+  private var closed = false
+
+  fileprivate init(network: InProcessNetwork, connection: ConnectionID) {
+    self.network = network
+    self.connection = connection
+  }
+
+  /// Connects and starts delivering to `handler`.
+  public func start(_ handler: @escaping (LinkEvent) -> Void) {
+    guard !started else { return }
+    started = true
+    self.handler = handler
+    network.opened(self)
+  }
+
+  /// Sends a message to the host.
+  public func send(_ message: ClientMessage) {
+    guard started, !closed else { return }
+    network.clientSend(message, on: connection)
+  }
+
+  /// Closes the link; harmless twice.
+  public func close() {
+    guard started, !closed else { return }
+    closed = true
+    handler = nil
+    network.clientClose(connection)
+  }
+}

@@ -1,0 +1,36 @@
+/// Why a link closed.
+public enum LinkCloseReason: Sendable, Hashable, Codable {
+  /// The owner closed it.
+  case closedLocally
+  /// The other side closed it.
+  case closedByPeer
+  /// The connection failed or timed out; the text says how.
+  case failed(String)
+}
+
+/// What a link delivers to its owner.
+public enum LinkEvent: Sendable, Hashable {
+  /// A message from the service.
+  case message(ServerMessage)
+  /// The link closed; nothing more arrives.
+  case closed(LinkCloseReason)
+}
+
+/// The SDK's end of a connection to a session service: in-process, virtual or a socket.
+///
+/// > Important: A link is confined to its owner's isolation domain. It calls the handler given
+/// > to ``start(_:)`` on that domain only, one event at a time, never from inside ``send(_:)``.
+public protocol SessionLink: AnyObject {
+  /// Starts delivering events to `handler`.
+  func start(_ handler: @escaping (LinkEvent) -> Void)
+  /// Sends a message; messages arrive in order or the link closes.
+  func send(_ message: ClientMessage)
+  /// Closes the link. The handler gets no more events. Closing twice is harmless.
+  func close()
+}
+
+/// Makes links to one service; an SDK instance asks for a fresh link for each join.
+public protocol SessionLinkFactory: AnyObject {
+  /// A new, unstarted link.
+  func makeLink() -> any SessionLink
+}
