@@ -10,7 +10,8 @@ extension SessionState {
   /// At most one host; `hostID` names them; every manager is in the roster and in the manager
   /// order; at most one live share unless multi-share; share statuses agree with the shares;
   /// annotators and speakers are present; myself is in the roster while in session; the ordered
-  /// roster is a permutation of the roster in role and join order; chat ids agree.
+  /// roster is a permutation of the roster in role and join order; join orders are unique; no
+  /// share is live while sharing is off; chat ids agree.
   ///
   /// - Complexity: O(participants × log participants). Debug builds and tests run it after
   ///   every event; release builds never do.
@@ -50,7 +51,7 @@ extension SessionState {
     if phase.acceptsSessionEvents {
       if let myselfID {
         if participants[myselfID] == nil { problems.append("myself is not in the roster") }
-      } else {
+      } else if !isServiceView {
         problems.append("in session without myself")
       }
     }
@@ -64,9 +65,14 @@ extension SessionState {
     if order.count != participants.count {
       problems.append("order holds \(order.count) users, roster \(participants.count)")
     }
-    if chatMessageIDs != Set(chatMessages.map(\.id)) || chatMessageIDs.count != chatMessages.count
-    {
+    if chatMessageIDs != Set(chatMessages.map(\.id)) || chatMessageIDs.count != chatMessages.count {
       problems.append("chat message ids disagree with messages")
+    }
+    if Set(participants.values.lazy.map(\.joinOrder)).count != participants.count {
+      problems.append("join orders are not unique")
+    }
+    if shareSetting == .none, !shares.isEmpty {
+      problems.append("a share is live while sharing is off")
     }
     return problems.map(InvariantViolation.init(description:))
   }

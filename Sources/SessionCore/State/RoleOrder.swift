@@ -36,6 +36,18 @@ struct RoleOrder: Sendable {
     }
   }
 
+  /// Whether a present user has this join order: O(1) for a join order later than every
+  /// other, else O(log n).
+  func containsPresent(joinOrder: UInt64) -> Bool {
+    guard let last = slots.last, last.joinOrder >= joinOrder else { return false }
+    var index = Self.lowerBound(in: slots.lazy.map(\.joinOrder), for: joinOrder)
+    while index < slots.count, slots[index].joinOrder == joinOrder {
+      if slots[index].isAlive { return true }
+      index += 1
+    }
+    return false
+  }
+
   /// Removes a user; amortised O(1).
   mutating func remove(_ id: UserID) {
     guard let index = slotIndex.removeValue(forKey: id) else { return }
@@ -71,6 +83,23 @@ struct RoleOrder: Sendable {
     slots.removeAll { !$0.isAlive }
     deadCount = 0
     for (index, slot) in slots.enumerated() { slotIndex[slot.id] = index }
+  }
+
+  /// The first position whose join order is not less than `joinOrder`.
+  private static func lowerBound(
+    in orders: some RandomAccessCollection<UInt64>, for joinOrder: UInt64
+  ) -> Int {
+    var low = 0
+    var high = orders.count
+    while low < high {
+      let mid = (low + high) / 2
+      if orders[orders.index(orders.startIndex, offsetBy: mid)] < joinOrder {
+        low = mid + 1
+      } else {
+        high = mid
+      }
+    }
+    return low
   }
 
   private static func insertionPoint(

@@ -33,10 +33,12 @@ public struct SessionState: Sendable {
   /// The last error reported (`onError`) or that ended a join.
   public internal(set) var lastError: VideoSDKError?
 
+  /// Whether this is the service's view of a session: in session with no local user.
+  public internal(set) var isServiceView = false
+
   var order = RoleOrder()
   var chatMessageIDs: Set<String> = []
   var lastJoinOrder: UInt64 = 0
-  var nextShareOrder: UInt64 = 1
 
   /// A state before `initialize`.
   public init() {}
@@ -52,6 +54,7 @@ public struct SessionState: Sendable {
 }
 
 extension SessionState: Equatable {
+  /// Whether two states hold the same shared facts; caches derived from them are not compared.
   public static func == (lhs: SessionState, rhs: SessionState) -> Bool {
     lhs.phase == rhs.phase && lhs.sessionName == rhs.sessionName
       && lhs.sessionID == rhs.sessionID && lhs.myselfID == rhs.myselfID
@@ -59,16 +62,19 @@ extension SessionState: Equatable {
       && lhs.chatPrivilege == rhs.chatPrivilege && lhs.activeSpeakers == rhs.activeSpeakers
       && lhs.unmuteRequestedBy == rhs.unmuteRequestedBy && lhs.lastError == rhs.lastError
       && lhs.participants == rhs.participants && lhs.shares == rhs.shares
-      && lhs.chatMessages == rhs.chatMessages
+      && lhs.chatMessages == rhs.chatMessages && lhs.isServiceView == rhs.isServiceView
   }
 }
 
 extension SessionState: Codable {
   private enum CodingKeys: String, CodingKey {
     case phase, sessionName, sessionID, myselfID, participants, hostID, shareSetting, shares
-    case chatPrivilege, chatMessages, activeSpeakers, unmuteRequestedBy, lastError
+    case chatPrivilege, chatMessages, activeSpeakers, unmuteRequestedBy, lastError, isServiceView
   }
 
+  /// Decodes a state and rebuilds its caches.
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` if the decoded state breaks an invariant.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     phase = try container.decode(SessionPhase.self, forKey: .phase)
@@ -81,6 +87,7 @@ extension SessionState: Codable {
     activeSpeakers = try container.decode([UserID].self, forKey: .activeSpeakers)
     unmuteRequestedBy = try container.decodeIfPresent(UserID.self, forKey: .unmuteRequestedBy)
     lastError = try container.decodeIfPresent(VideoSDKError.self, forKey: .lastError)
+    isServiceView = try container.decodeIfPresent(Bool.self, forKey: .isServiceView) ?? false
     let list = try container.decode([Participant].self, forKey: .participants)
     for participant in list.sorted(by: { $0.joinOrder < $1.joinOrder }) {
       participants[participant.id] = participant
@@ -91,8 +98,12 @@ extension SessionState: Codable {
       lastJoinOrder = max(lastJoinOrder, participant.joinOrder)
     }
     for share in try container.decode([ActiveShare].self, forKey: .shares) {
-      shares[share.owner] = share
-      nextShareOrder = max(nextShareOrder, share.startOrder + 1)
+      guard shares.updateValue(share, forKey: share.owner) == nil else {
+        throw DecodingError.dataCorrupted(
+          .init(
+            codingPath: decoder.codingPath + [CodingKeys.shares],
+            debugDescription: "two shares of \(share.owner)"))
+      }
     }
     chatMessages = try container.decode([ChatMessage].self, forKey: .chatMessages)
     chatMessageIDs = Set(chatMessages.map(\.id))
@@ -105,6 +116,7 @@ extension SessionState: Codable {
     }
   }
 
+  /// Encodes the shared facts: participants in join order, shares in start order.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(phase, forKey: .phase)
@@ -117,6 +129,7 @@ extension SessionState: Codable {
     try container.encode(activeSpeakers, forKey: .activeSpeakers)
     try container.encodeIfPresent(unmuteRequestedBy, forKey: .unmuteRequestedBy)
     try container.encodeIfPresent(lastError, forKey: .lastError)
+    if isServiceView { try container.encode(true, forKey: .isServiceView) }
     try container.encode(
       participants.values.sorted { $0.joinOrder < $1.joinOrder }, forKey: .participants)
     try container.encode(shares.values.sorted { $0.startOrder < $1.startOrder }, forKey: .shares)
