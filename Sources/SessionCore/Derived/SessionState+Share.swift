@@ -73,7 +73,8 @@ extension SessionState {
 
   /// Whether a user may clear annotations of the given type on `owner`'s share.
   ///
-  /// `all`: host, manager or owner; `others`: the owner; `mine`: anyone annotating there.
+  /// `all`: host, manager or owner; `others`: the owner; `mine`: anyone present. `false` when
+  /// `owner` is not sharing or `user` is not present.
   public func canClearAnnotations(
     _ type: AnnotationClearType, on owner: UserID, by user: UserID? = nil
   ) -> Bool {

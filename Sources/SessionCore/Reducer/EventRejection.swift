@@ -40,5 +40,6 @@ public struct EventRejection: Error, Sendable, Hashable, CustomStringConvertible
     self.detail = detail
   }
 
+  /// The event, code and detail, for people.
   public var description: String { "\(event) rejected (\(code.rawValue)): \(detail)" }
 }

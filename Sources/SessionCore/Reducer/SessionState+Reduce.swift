@@ -276,10 +276,16 @@ extension SessionState {
   {
     guard !users.isEmpty else { throw reject(.noChange, event, "no users") }
     var seen = Set<UserID>(minimumCapacity: users.count)
+    var seenJoinOrders = Set<UInt64>(minimumCapacity: users.count)
     var newHost = hostID
     for user in users {
       guard participants[user.id] == nil, seen.insert(user.id).inserted else {
         throw reject(.duplicateUser, event, "\(user.id) is already in the session")
+      }
+      guard !order.containsPresent(joinOrder: user.joinOrder),
+        users.count == 1 || seenJoinOrders.insert(user.joinOrder).inserted
+      else {
+        throw reject(.duplicateUser, event, "join order \(user.joinOrder) is taken")
       }
       guard !user.shareStatus.isActive else {
         throw reject(.invalidTarget, event, "\(user.id) joins with a live share")
@@ -303,8 +309,9 @@ extension SessionState {
     if user.joinOrder > lastJoinOrder { lastJoinOrder = user.joinOrder }
   }
 
-  private mutating func removeUsers(_ ids: [UserID], _ event: SessionEvent) throws(EventRejection)
-  {
+  private mutating func removeUsers(
+    _ ids: [UserID], _ event: SessionEvent
+  ) throws(EventRejection) {
     guard !ids.isEmpty else { throw reject(.noChange, event, "no users") }
     try requireDistinctPresent(ids, event)
     if let myself = myselfID, ids.contains(myself) {
@@ -346,8 +353,9 @@ extension SessionState {
       case .multi:
         break
       }
-      shares[user] = ActiveShare(owner: user, status: .started, kind: kind, startOrder: nextShareOrder)
-      nextShareOrder += 1
+      // Derived from the live shares alone, so that equal states stay equal after a start.
+      let startOrder = (shares.values.lazy.map(\.startOrder).max() ?? 0) + 1
+      shares[user] = ActiveShare(owner: user, status: .started, kind: kind, startOrder: startOrder)
     case .paused:
       guard current == .started || current == .resumed else {
         throw reject(.invalidShareTransition, event, "\(user) cannot pause from \(current)")
@@ -384,10 +392,15 @@ extension SessionState {
     next.chatPrivilege = snapshot.chatPrivilege
     next.lastError = lastError
     var hosts = 0
+    var previousJoinOrder: UInt64?
     for user in snapshot.participants.sorted(by: { $0.joinOrder < $1.joinOrder }) {
       guard next.participants[user.id] == nil else {
         throw reject(.invalidSnapshot, event, "\(user.id) is listed twice")
       }
+      guard user.joinOrder != previousJoinOrder else {
+        throw reject(.invalidSnapshot, event, "join order \(user.joinOrder) is listed twice")
+      }
+      previousJoinOrder = user.joinOrder
       if user.role == .host { hosts += 1 }
       next.insertParticipant(user)
     }
@@ -398,6 +411,9 @@ extension SessionState {
     if snapshot.shareSetting != .multi, snapshot.shares.count > 1 {
       throw reject(.invalidSnapshot, event, "\(snapshot.shares.count) shares in single share")
     }
+    if snapshot.shareSetting == .none, !snapshot.shares.isEmpty {
+      throw reject(.invalidSnapshot, event, "a share is live while sharing is off")
+    }
     for share in snapshot.shares {
       guard let owner = next.participants[share.owner], owner.shareStatus == share.status,
         share.status.isActive, next.shares[share.owner] == nil,
@@ -406,14 +422,16 @@ extension SessionState {
         throw reject(.invalidSnapshot, event, "share of \(share.owner) is inconsistent")
       }
       next.shares[share.owner] = share
-      next.nextShareOrder = max(next.nextShareOrder, share.startOrder + 1)
     }
     let sharing = next.participants.values.lazy.filter { $0.shareStatus.isActive }.count
     guard sharing == next.shares.count else {
       throw reject(.invalidSnapshot, event, "share statuses disagree with the share list")
     }
-    for id in snapshot.activeSpeakers where next.participants[id] == nil {
-      throw reject(.invalidSnapshot, event, "speaker \(id) is not in the roster")
+    var speakers = Set<UserID>(minimumCapacity: snapshot.activeSpeakers.count)
+    for id in snapshot.activeSpeakers {
+      guard next.participants[id] != nil, speakers.insert(id).inserted else {
+        throw reject(.invalidSnapshot, event, "speaker \(id) is absent or listed twice")
+      }
     }
     next.activeSpeakers = snapshot.activeSpeakers
     self = next

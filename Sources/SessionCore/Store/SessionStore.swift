@@ -27,7 +27,8 @@ public final class SessionStore {
   @ObservationIgnored private var pending: [SessionEvent] = []
   @ObservationIgnored private var pendingHead = 0
   @ObservationIgnored private var isReducing = false
-  @ObservationIgnored private var observers: [(id: Int, body: (AppliedEvent, SessionState) -> Void)] = []
+  @ObservationIgnored private var observers:
+    [(id: Int, body: (AppliedEvent, SessionState) -> Void)] = []
   @ObservationIgnored private var nextObserverID = 0
   @ObservationIgnored private var streams: [AsyncStream<AppliedEvent>.Continuation] = []
 

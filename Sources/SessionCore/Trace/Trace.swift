@@ -73,6 +73,7 @@ public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
     self.message = message
   }
 
+  /// The line number and message, for people.
   public var description: String { "trace line \(line): \(message)" }
 }
 
@@ -94,7 +95,8 @@ extension Trace {
     var sawHeader = false
     var lastSequence: UInt64 = 0
     var lineNumber = 0
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    // `\r\n` is one Character, so splitting on newlines handles both line endings.
+    for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
       lineNumber += 1
       let line = rawLine.trimmingCharacters(in: .whitespaces)
       if line.isEmpty { continue }

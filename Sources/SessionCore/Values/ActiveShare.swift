@@ -14,7 +14,10 @@ public struct ActiveShare: Sendable, Codable, Hashable {
   public var annotators: Set<UserID>
   /// How many times annotations on this share were cleared.
   public var clearCount: Int
-  /// When the share started, in the session's share order: smaller started earlier.
+  /// When the share started, relative to the other live shares: smaller started earlier.
+  ///
+  /// The reducer gives a new share one more than the largest live share's, so it depends only
+  /// on the state, and replicas with equal states number a new share alike.
   public var startOrder: UInt64
 
   /// Creates a share.

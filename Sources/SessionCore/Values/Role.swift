@@ -9,5 +9,6 @@ public enum Role: UInt8, Sendable, Codable, Hashable, Comparable, CaseIterable {
   /// Everyone else.
   case participant = 2
 
+  /// Orders roles for display: host, then manager, then participant.
   public static func < (lhs: Role, rhs: Role) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -17,16 +17,20 @@ public struct UserID: RawRepresentable, Hashable, Comparable, Sendable, Codable,
   /// Creates an id from an integer literal, which keeps tests and traces readable.
   public init(integerLiteral value: UInt32) { self.rawValue = value }
 
+  /// Decodes an id from a bare number.
   public init(from decoder: any Decoder) throws {
     rawValue = try decoder.singleValueContainer().decode(UInt32.self)
   }
 
+  /// Encodes the id as a bare number.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(rawValue)
   }
 
+  /// Orders ids by their numeric value.
   public static func < (lhs: UserID, rhs: UserID) -> Bool { lhs.rawValue < rhs.rawValue }
 
+  /// The id as `#` and its number, for logs.
   public var description: String { "#\(rawValue)" }
 }
