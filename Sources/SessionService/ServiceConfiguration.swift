@@ -1,0 +1,51 @@
+import SessionCore
+
+/// How a ``SessionService`` admits members and keeps time.
+public struct ServiceConfiguration: Sendable {
+  /// SDK key → SDK secret pairs whose tokens the service accepts.
+  public var credentials: [String: String]
+  /// Limits on names, users, chat.
+  public var limits: SessionLimits
+  /// How long a session with a single user lives on, in milliseconds, unless the joiner's
+  /// context says otherwise; negative means forever. Default 40 minutes.
+  public var defaultIdleTimeout: Int64
+  /// A connection silent this long (milliseconds) is closed as dead. Default 15 s.
+  public var heartbeatTimeout: Int64
+  /// How long (milliseconds) a member whose connection dropped keeps their place, waiting for
+  /// a resume. Default 10 s; 0 removes them at once.
+  public var reconnectGrace: Int64
+  /// Seed of the generator for resume tokens: the service draws no other randomness.
+  public var seed: UInt64
+
+  /// Creates a configuration.
+  public init(
+    credentials: [String: String],
+    limits: SessionLimits = SessionLimits(),
+    defaultIdleTimeout: Int64 = 40 * 60_000,
+    heartbeatTimeout: Int64 = 15_000,
+    reconnectGrace: Int64 = 10_000,
+    seed: UInt64 = 0x5E55_10E0
+  ) {
+    self.credentials = credentials
+    self.limits = limits
+    self.defaultIdleTimeout = defaultIdleTimeout
+    self.heartbeatTimeout = heartbeatTimeout
+    self.reconnectGrace = reconnectGrace
+    self.seed = seed
+  }
+}
+
+/// A small, fast, seeded generator (SplitMix64); deterministic for a given seed.
+struct SplitMix64: RandomNumberGenerator, Sendable {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -1,0 +1,201 @@
+import SessionCore
+import SessionTransport
+
+extension SessionService {
+  // MARK: Join
+
+  func join(_ request: JoinRequest, on connection: ConnectionID, now: Int64) {
+    guard case .idle? = connections[connection]?.stage else {
+      send(.joinRefused(.sessionAlreadyInProgress), to: connection)
+      return
+    }
+    if let error = validate(request) {
+      log("\(connection): join refused: \(error.sdkName)")
+      send(.joinRefused(error), to: connection)
+      return
+    }
+    let token: SessionToken
+    switch verifier.verify(request.token, sessionName: request.sessionName, now: now / 1_000) {
+    case .success(let verified):
+      token = verified
+    case .failure(let rejection):
+      log("\(connection): token refused: \(rejection)")
+      send(.joinRefused(rejection.code), to: connection)
+      return
+    }
+    admit(request, token: token, on: connection, now: now)
+  }
+
+  func answerPassword(_ password: String?, on connection: ConnectionID, now: Int64) {
+    guard case .awaitingPassword(var request, let token)? = connections[connection]?.stage else {
+      send(.joinRefused(.wrongUsage), to: connection)
+      return
+    }
+    connections[connection]?.stage = .idle
+    guard let password else {
+      send(.joinRefused(.sessionNeedPassword), to: connection)
+      return
+    }
+    request.password = password
+    admit(request, token: token, on: connection, now: now)
+  }
+
+  /// Checks the join context the way the SDK does before it sends anything.
+  func validate(_ request: JoinRequest) -> VideoSDKError? {
+    let limits = configuration.limits
+    if request.sessionName.isEmpty { return .joinSessionNoSessionName }
+    if request.token.isEmpty { return .joinSessionNoSessionToken }
+    if request.userName.isEmpty { return .joinSessionNoUserName }
+    if request.sessionName.count > limits.maxSessionNameLength {
+      return .joinSessionSessionNameTooLong
+    }
+    if !SessionLimits.isValidSessionNameCharacterSet(request.sessionName) {
+      return .joinSessionInvalidSessionName
+    }
+    if let password = request.password, !password.isEmpty {
+      let printable = password.unicodeScalars.allSatisfy { (32...126).contains($0.value) }
+      if password.count > limits.maxPasswordLength || !printable {
+        return .joinSessionInvalidPassword
+      }
+    }
+    return nil
+  }
+
+  private func admit(
+    _ request: JoinRequest, token: SessionToken, on connection: ConnectionID, now: Int64
+  ) {
+    let key = request.sessionName.lowercased()
+    let offered = request.password.flatMap { $0.isEmpty ? nil : $0 }
+    let session: ServiceSession
+    if let existing = sessions[key] {
+      session = existing
+      if existing.state.participants.count >= configuration.limits.maxUsers {
+        send(.joinRefused(.sessionJoinFailed), to: connection)
+        return
+      }
+      if let required = existing.password, required != offered {
+        connections[connection]?.stage = .awaitingPassword(request, token)
+        send(.passwordRequired(wrong: offered != nil), to: connection)
+        return
+      }
+      if let key = token.sessionKey, let expected = existing.sessionKey, key != expected {
+        send(.joinRefused(.joinSessionInvalidSessionToken), to: connection)
+        return
+      }
+    } else {
+      nextSessionNumber += 1
+      let idle =
+        request.idleTimeoutMinutes.map { $0 < 0 ? -1 : Int64($0) * 60_000 }
+        ?? configuration.defaultIdleTimeout
+      session = ServiceSession(
+        key: key, name: request.sessionName,
+        id: "S\(nextSessionNumber)-\(String(random.next() & 0xFFFF_FFFF, radix: 16))",
+        idleTimeout: idle)
+      session.password = offered
+      session.sessionKey = token.sessionKey
+      sessions[key] = session
+    }
+
+    nextUserID += 1
+    nextJoinOrder += 1
+    let id = UserID(nextUserID)
+    let role: Role =
+      token.roleType == .host ? (session.state.hostID == nil ? .host : .manager) : .participant
+    let muted = request.muteAudio || (!session.selfUnmuteAllowed && role == .participant)
+    let participant = Participant(
+      id: id,
+      name: String(request.userName.prefix(configuration.limits.maxUserNameLength)),
+      role: role,
+      isVideoOn: request.videoOn,
+      audio: request.connectAudio ? AudioStatus(type: .voip, isMuted: muted) : .disconnected,
+      joinOrder: nextJoinOrder,
+      customUserKey: token.userKey)
+    let resumeToken = random.next()
+    // Existing members hear of the joiner first; the joiner's snapshot then includes them.
+    emit([.usersJoined([participant])], in: session)
+    session.members[id] = ServiceSession.Member(
+      connection: connection, roleType: token.roleType, resumeToken: resumeToken)
+    connections[connection]?.stage = .member(sessionKey: key, user: id)
+    updateIdle(session, now: now)
+    send(
+      .joined(session.state.snapshot(for: id, sequence: session.sequence), resumeToken: resumeToken),
+      to: connection)
+  }
+
+  // MARK: Resume
+
+  func resume(_ request: ResumeRequest, on connection: ConnectionID, now: Int64) {
+    guard case .idle? = connections[connection]?.stage,
+      let session = sessions.values.first(where: { $0.state.sessionID == request.sessionID }),
+      let member = session.members[request.user],
+      member.resumeToken == request.resumeToken
+    else {
+      log("\(connection): resume of \(request.user) refused")
+      send(.left(.networkError), to: connection)
+      return
+    }
+    if let old = member.connection {
+      connections[old]?.stage = .idle
+      output(old, .close)
+    }
+    session.members[request.user]?.connection = connection
+    session.members[request.user]?.disconnectedAt = nil
+    connections[connection]?.stage = .member(sessionKey: session.key, user: request.user)
+    send(
+      .joined(
+        session.state.snapshot(for: request.user, sequence: session.sequence),
+        resumeToken: member.resumeToken),
+      to: connection)
+  }
+
+  // MARK: Leave, remove, end
+
+  /// Removes a member: the others hear `usersLeft` (and of a new host if the host left); the
+  /// member, if still connected, hears `reason`.
+  func removeMember(_ user: UserID, from session: ServiceSession, reason: LeaveReason?, now: Int64)
+  {
+    guard let member = session.members.removeValue(forKey: user) else { return }
+    if let connection = member.connection {
+      connections[connection]?.stage = .idle
+      if let reason { send(.left(reason), to: connection) }
+    }
+    if session.members.isEmpty {
+      sessions.removeValue(forKey: session.key)
+      log("session \(session.key) ended: last member left")
+      return
+    }
+    let wasHost = session.state.hostID == user
+    var events: [SessionEvent] = [.usersLeft([user])]
+    if wasHost, let next = handoverTarget(in: session, excluding: user) {
+      events.append(.hostChanged(newHost: next))
+    }
+    if session.state.activeSpeakers.contains(user) {
+      // usersLeft already drops the speaker; nothing more to say.
+    }
+    emit(events, in: session)
+    updateIdle(session, now: now)
+  }
+
+  /// The earliest-joined manager, else the earliest-joined user, other than `user`.
+  func handoverTarget(in session: ServiceSession, excluding user: UserID) -> UserID? {
+    if let manager = session.state.managers.first(where: { $0.id != user }) {
+      return manager.id
+    }
+    return session.state.earliestJoined(where: { $0.id != user })?.id
+  }
+
+  /// Ends a session for everyone: `reason` for each member, `bySelf` for whoever ended it.
+  func end(_ session: ServiceSession, reason: LeaveReason, endedBy: UserID?) {
+    sessions.removeValue(forKey: session.key)
+    for (user, member) in session.members {
+      guard let connection = member.connection else { continue }
+      connections[connection]?.stage = .idle
+      send(.left(user == endedBy ? .bySelf : reason), to: connection)
+    }
+    session.members.removeAll()
+  }
+
+  func updateIdle(_ session: ServiceSession, now: Int64) {
+    session.idleSince = session.members.count == 1 ? (session.idleSince ?? now) : nil
+  }
+}

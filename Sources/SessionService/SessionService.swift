@@ -1,0 +1,188 @@
+import SessionCore
+import SessionTransport
+
+/// The authoritative session service: admission, rules, ordering. Sans-IO.
+///
+/// Messages come in through ``receive(_:from:now:)``, connections open and close through
+/// ``connectionOpened(_:now:)`` and ``connectionClosed(_:now:)``, and time moves only through the
+/// `now` arguments and ``tick(now:)``. Everything the service says goes out through the
+/// `output` closure given to ``attach(output:)``. The same code runs on a libuv loop, in the
+/// in-process network, and in the deterministic simulator.
+///
+/// Every accepted command becomes numbered events that every connected member of its session
+/// receives in one total order; the service applies them to its own state with the same
+/// reducer. Every refused command gets ``ServerMessage/commandFailed(_:_:)`` on its sender's
+/// connection alone and changes nothing.
+///
+/// > Important: Confined to one isolation domain (an event-loop thread, or the owner of an
+/// > ``InProcessNetwork``). Not `Sendable`.
+public final class SessionService: SessionHost {
+  enum ConnectionStage {
+    /// Connected, not in a session.
+    case idle
+    /// Asked for a password; waiting for the answer.
+    case awaitingPassword(JoinRequest, SessionToken)
+    /// A member of a session.
+    case member(sessionKey: String, user: UserID)
+  }
+
+  struct Connection {
+    var stage: ConnectionStage = .idle
+    var lastHeard: Int64
+  }
+
+  /// The configuration.
+  public let configuration: ServiceConfiguration
+  let verifier: TokenVerifier
+  var output: (ConnectionID, HostOutput) -> Void = { _, _ in }
+  var connections: [ConnectionID: Connection] = [:]
+  var sessions: [String: ServiceSession] = [:]
+  var random: SplitMix64
+  var nextUserID: UInt32 = 0
+  var nextJoinOrder: UInt64 = 0
+  var nextSessionNumber: UInt64 = 0
+
+  /// Receives one line per noteworthy refusal or cleanup, for logs and tests.
+  public var log: (String) -> Void = { _ in }
+
+  /// Creates a service.
+  public init(configuration: ServiceConfiguration) {
+    self.configuration = configuration
+    self.verifier = TokenVerifier(credentials: configuration.credentials)
+    self.random = SplitMix64(seed: configuration.seed)
+  }
+
+  // MARK: SessionHost
+
+  /// Sets where outputs go.
+  public func attach(output: @escaping (ConnectionID, HostOutput) -> Void) {
+    self.output = output
+  }
+
+  /// Registers a new connection.
+  public func connectionOpened(_ connection: ConnectionID, now: Int64) {
+    connections[connection] = Connection(lastHeard: now)
+  }
+
+  /// Handles one message from a connection.
+  public func receive(_ message: ClientMessage, from connection: ConnectionID, now: Int64) {
+    guard connections[connection] != nil else {
+      log("\(connection): message on unknown connection dropped")
+      return
+    }
+    connections[connection]?.lastHeard = now
+    switch message {
+    case .heartbeat:
+      send(.heartbeat, to: connection)
+    case .join(let request):
+      join(request, on: connection, now: now)
+    case .password(let password):
+      answerPassword(password, on: connection, now: now)
+    case .resume(let request):
+      resume(request, on: connection, now: now)
+    case .command(let id, let command):
+      guard case .member(let key, let user)? = connections[connection]?.stage,
+        let session = sessions[key]
+      else {
+        send(.commandFailed(id, .notInSession), to: connection)
+        return
+      }
+      run(command, id: id, by: user, in: session, connection: connection, now: now)
+    }
+  }
+
+  /// Handles a closed connection: a member keeps their place for the reconnect grace period.
+  public func connectionClosed(_ connection: ConnectionID, now: Int64) {
+    guard let closed = connections.removeValue(forKey: connection) else { return }
+    guard case .member(let key, let user) = closed.stage, let session = sessions[key] else {
+      return
+    }
+    guard session.members[user]?.connection == connection else { return }
+    if configuration.reconnectGrace <= 0 {
+      removeMember(user, from: session, reason: nil, now: now)
+    } else {
+      session.members[user]?.connection = nil
+      session.members[user]?.disconnectedAt = now
+      log("\(user) lost \(connection); waiting \(configuration.reconnectGrace) ms for a resume")
+    }
+  }
+
+  /// Closes silent connections, removes members whose grace ran out, ends idle sessions.
+  public func tick(now: Int64) {
+    for (connection, state) in connections
+    where now - state.lastHeard >= configuration.heartbeatTimeout {
+      log("\(connection): silent for \(now - state.lastHeard) ms; closing")
+      output(connection, .close)
+      connectionClosed(connection, now: now)
+    }
+    for session in Array(sessions.values) {
+      for (user, member) in session.members {
+        if let since = member.disconnectedAt, now - since >= configuration.reconnectGrace {
+          log("\(user) did not come back; removing")
+          removeMember(user, from: session, reason: nil, now: now)
+        }
+      }
+      if sessions[session.key] != nil, let since = session.idleSince, session.idleTimeout >= 0,
+        now - since >= session.idleTimeout
+      {
+        log("session \(session.key) idle for \(now - since) ms; ending")
+        end(session, reason: .unknown, endedBy: nil)
+      }
+    }
+  }
+
+  // MARK: Inspection
+
+  /// The authoritative state of the session with this name (case-insensitive), if it is live.
+  public func state(ofSession name: String) -> SessionState? {
+    sessions[name.lowercased()]?.state
+  }
+
+  /// The number of the last event of the named session.
+  public func lastSequence(ofSession name: String) -> UInt64? {
+    sessions[name.lowercased()]?.sequence
+  }
+
+  /// Names of the live sessions.
+  public var liveSessionNames: [String] { sessions.values.compactMap { $0.state.sessionName } }
+
+  /// The number of open connections.
+  public var connectionCount: Int { connections.count }
+
+  // MARK: Output
+
+  func send(_ message: ServerMessage, to connection: ConnectionID) {
+    output(connection, .send(message))
+  }
+
+  /// Applies events to the session and sends them, numbered, to every connected member.
+  func emit(_ events: [SessionEvent], in session: ServiceSession) {
+    guard !events.isEmpty else { return }
+    let first = session.sequence + 1
+    for event in events {
+      if let rejection = session.state.apply(event) {
+        // A bug in the planning code; refuse to diverge from what the reducer accepts.
+        assertionFailure("service planned an event its reducer rejects: \(rejection)")
+        log("internal: \(rejection)")
+        return
+      }
+      session.sequence += 1
+    }
+    let message = ServerMessage.events(EventBatch(firstSequence: first, events: events))
+    for (_, connection) in session.connectedMembers { output(connection, .send(message)) }
+  }
+
+  /// Applies a private event to the session's state and sends it to the named members only.
+  func emitPrivately(_ event: SessionEvent, to users: [UserID], in session: ServiceSession) {
+    if !event.isLocal, let rejection = session.state.apply(event) {
+      assertionFailure("service planned an event its reducer rejects: \(rejection)")
+      log("internal: \(rejection)")
+      return
+    }
+    for user in users {
+      if let connection = session.members[user]?.connection {
+        send(.notice(event), to: connection)
+      }
+    }
+  }
+}
