@@ -136,7 +136,7 @@ extension SessionService {
     }
     if let old = member.connection {
       connections[old]?.stage = .idle
-      output(old, .close)
+      output(.close(old))
     }
     session.members[request.user]?.connection = connection
     session.members[request.user]?.disconnectedAt = nil

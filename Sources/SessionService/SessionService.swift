@@ -34,7 +34,7 @@ public final class SessionService: SessionHost {
   /// The configuration.
   public let configuration: ServiceConfiguration
   let verifier: TokenVerifier
-  var output: (ConnectionID, HostOutput) -> Void = { _, _ in }
+  var output: (HostOutput) -> Void = { _ in }
   var connections: [ConnectionID: Connection] = [:]
   var sessions: [String: ServiceSession] = [:]
   var random: SplitMix64
@@ -55,7 +55,7 @@ public final class SessionService: SessionHost {
   // MARK: SessionHost
 
   /// Sets where outputs go.
-  public func attach(output: @escaping (ConnectionID, HostOutput) -> Void) {
+  public func attach(output: @escaping (HostOutput) -> Void) {
     self.output = output
   }
 
@@ -112,7 +112,7 @@ public final class SessionService: SessionHost {
     for (connection, state) in connections
     where now - state.lastHeard >= configuration.heartbeatTimeout {
       log("\(connection): silent for \(now - state.lastHeard) ms; closing")
-      output(connection, .close)
+      output(.close(connection))
       connectionClosed(connection, now: now)
     }
     for session in Array(sessions.values) {
@@ -152,7 +152,7 @@ public final class SessionService: SessionHost {
   // MARK: Output
 
   func send(_ message: ServerMessage, to connection: ConnectionID) {
-    output(connection, .send(message))
+    output(.send(message, to: connection))
   }
 
   /// Applies events to the session and sends them, numbered, to every connected member.
@@ -169,7 +169,7 @@ public final class SessionService: SessionHost {
       session.sequence += 1
     }
     let message = ServerMessage.events(EventBatch(firstSequence: first, events: events))
-    for (_, connection) in session.connectedMembers { output(connection, .send(message)) }
+    output(.broadcast(message, to: session.connectedMembers.map(\.1)))
   }
 
   /// Applies a private event to the session's state and sends it to the named members only.

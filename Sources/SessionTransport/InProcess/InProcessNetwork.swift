@@ -21,6 +21,7 @@ public final class InProcessNetwork: SessionLinkFactory {
     case toHost(ConnectionID, ClientMessage)
     case clientClosed(ConnectionID)
     case toClient(ConnectionID, ServerMessage)
+    case broadcast([ConnectionID], ServerMessage)
     case hostClosed(ConnectionID)
   }
 
@@ -46,10 +47,12 @@ public final class InProcessNetwork: SessionLinkFactory {
     self.host = host
     self.delivery = delivery
     self.now = now
-    host.attach { [unowned self] connection, output in
+    host.attach { [unowned self] output in
       switch output {
-      case .send(let message): self.queue.append(.toClient(connection, message))
-      case .close: self.queue.append(.hostClosed(connection))
+      case .send(let message, let connection): self.queue.append(.toClient(connection, message))
+      case .broadcast(let message, let connections):
+        self.queue.append(.broadcast(connections, message))
+      case .close(let connection): self.queue.append(.hostClosed(connection))
       }
     }
   }
@@ -108,6 +111,12 @@ public final class InProcessNetwork: SessionLinkFactory {
       guard let link = links[connection] else { return }
       deliveredToClients += 1
       link.handler?(.message(message))
+    case .broadcast(let connections, let message):
+      for connection in connections {
+        guard let link = links[connection] else { continue }
+        deliveredToClients += 1
+        link.handler?(.message(message))
+      }
     case .hostClosed(let connection):
       guard let link = links.removeValue(forKey: connection) else { return }
       host.connectionClosed(connection, now: now())

@@ -13,9 +13,11 @@ public struct ConnectionID: Hashable, Sendable, Codable, CustomStringConvertible
 /// What a service asks its transport to do.
 public enum HostOutput: Sendable, Hashable {
   /// Send this message on the connection.
-  case send(ServerMessage)
+  case send(ServerMessage, to: ConnectionID)
+  /// Send one message to many connections; a transport encodes it once.
+  case broadcast(ServerMessage, to: [ConnectionID])
   /// Close the connection after what was sent before.
-  case close
+  case close(ConnectionID)
 }
 
 /// The service's end of the seam: messages in, outputs out, time injected. Sans-IO.
@@ -28,7 +30,7 @@ public enum HostOutput: Sendable, Hashable {
 /// > caller of a deterministic network). It may call `output` from inside any of its methods.
 public protocol SessionHost: AnyObject {
   /// Where the host sends its outputs; called once before anything else.
-  func attach(output: @escaping (ConnectionID, HostOutput) -> Void)
+  func attach(output: @escaping (HostOutput) -> Void)
   /// A connection opened.
   func connectionOpened(_ connection: ConnectionID, now: Int64)
   /// A message arrived on a connection.
