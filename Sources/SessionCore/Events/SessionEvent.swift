@@ -9,9 +9,11 @@ public enum SessionEvent: Sendable, Codable, Hashable {
   /// `cleanup` ran: back to before `initialize`.
   case cleanedUp
   /// `joinSession` was called for this session and user name.
-  case joinRequested(sessionName: String, userName: String)
+  indirect case joinRequested(sessionName: String, userName: String)
   /// The local user joined (`onSessionJoin`); the snapshot holds everyone present.
-  case sessionJoined(SessionSnapshot)
+  ///
+  /// Large payloads are `indirect`, so that every event stays small to copy.
+  indirect case sessionJoined(SessionSnapshot)
   /// Joining failed (`onError` with a join error).
   case joinFailed(error: VideoSDKError)
   /// `leaveSession` was called.
@@ -49,7 +51,7 @@ public enum SessionEvent: Sendable, Codable, Hashable {
   /// The share owner turned viewer annotation on or off (`onAnnotationPrivilegeChange`).
   case annotationPrivilegeChanged(shareOwner: UserID, isViewerAnnotationDisabled: Bool)
   /// A chat message arrived, including one the local user sent (`onChatNewMessageNotify`).
-  case chatMessageReceived(ChatMessage)
+  indirect case chatMessageReceived(ChatMessage)
   /// A chat message was deleted (`onChatMsgDeleteNotification`).
   case chatMessageDeleted(messageID: String, deletedBy: ChatDeleteBy)
   /// The chat privilege changed (`onChatPrivilegeChanged`).

@@ -225,12 +225,10 @@ extension SessionState {
 
   // MARK: - Helpers
 
-  private func reject(_ code: EventRejection.Code, _ event: SessionEvent, _ detail: String)
-    -> EventRejection
-  {
-    EventRejection(code, event: event.name, detail: detail)
-  }
+  // The hot helpers are inlined: as out-of-line methods on a non-mutating `self`, each call
+  // copied the whole state (160 bytes) to pass it. Rejections are built out of line.
 
+  @inline(__always)
   private func indexOf(_ user: UserID, _ event: SessionEvent) throws(EventRejection)
     -> Dictionary<UserID, Participant>.Index
   {
@@ -240,6 +238,7 @@ extension SessionState {
     return index
   }
 
+  @inline(__always)
   private func liveShare(of owner: UserID, _ event: SessionEvent) throws(EventRejection)
     -> ActiveShare
   {
@@ -252,6 +251,12 @@ extension SessionState {
   private func requireDistinctPresent(_ ids: [UserID], _ event: SessionEvent)
     throws(EventRejection)
   {
+    if ids.count == 1 {
+      guard participants.index(forKey: ids[0]) != nil else {
+        throw reject(.unknownUser, event, "\(ids[0]) is not in the session")
+      }
+      return
+    }
     var seen = Set<UserID>(minimumCapacity: ids.count)
     for id in ids {
       guard participants[id] != nil else {
@@ -275,11 +280,18 @@ extension SessionState {
     throws(EventRejection)
   {
     guard !users.isEmpty else { throw reject(.noChange, event, "no users") }
-    var seen = Set<UserID>(minimumCapacity: users.count)
-    var seenJoinOrders = Set<UInt64>(minimumCapacity: users.count)
+    // Sets only for real batches: the usual join is one user, and a set costs an allocation.
+    var seen = Set<UserID>()
+    var seenJoinOrders = Set<UInt64>()
+    if users.count > 1 {
+      seen.reserveCapacity(users.count)
+      seenJoinOrders.reserveCapacity(users.count)
+    }
     var newHost = hostID
     for user in users {
-      guard participants[user.id] == nil, seen.insert(user.id).inserted else {
+      guard participants.index(forKey: user.id) == nil,
+        users.count == 1 || seen.insert(user.id).inserted
+      else {
         throw reject(.duplicateUser, event, "\(user.id) is already in the session")
       }
       guard !order.containsPresent(joinOrder: user.joinOrder),
@@ -318,15 +330,19 @@ extension SessionState {
       throw reject(.invalidTarget, event, "the local user leaves with sessionLeft, not usersLeft")
     }
     for id in ids {
-      participants.removeValue(forKey: id)
-      order.remove(id)
+      let left = participants.removeValue(forKey: id)
+      order.remove(id, wasManager: left?.role == .manager)
       if hostID == id { hostID = nil }
       if unmuteRequestedBy == id { unmuteRequestedBy = nil }
-      shares.removeValue(forKey: id)
-      for owner in shares.keys where shares[owner]?.annotators.contains(id) == true {
-        shares[owner]?.annotators.remove(id)
+      if !shares.isEmpty {
+        shares.removeValue(forKey: id)
+        for owner in shares.keys where shares[owner]?.annotators.contains(id) == true {
+          shares[owner]?.annotators.remove(id)
+        }
       }
-      if let index = activeSpeakers.firstIndex(of: id) { activeSpeakers.remove(at: index) }
+      if !activeSpeakers.isEmpty, let index = activeSpeakers.firstIndex(of: id) {
+        activeSpeakers.remove(at: index)
+      }
     }
   }
 
@@ -436,4 +452,12 @@ extension SessionState {
     next.activeSpeakers = snapshot.activeSpeakers
     self = next
   }
+}
+
+/// Builds a rejection; kept out of line so that the reducer's happy paths stay small.
+@inline(never)
+private func reject(
+  _ code: EventRejection.Code, _ event: SessionEvent, _ detail: String
+) -> EventRejection {
+  EventRejection(code, event: event.name, detail: detail)
 }

@@ -48,12 +48,12 @@ struct RoleOrder: Sendable {
     return false
   }
 
-  /// Removes a user; amortised O(1).
-  mutating func remove(_ id: UserID) {
+  /// Removes a user; amortised O(1), plus O(managers) if they were a manager.
+  mutating func remove(_ id: UserID, wasManager: Bool) {
     guard let index = slotIndex.removeValue(forKey: id) else { return }
     slots[index].isAlive = false
     deadCount += 1
-    removeManager(id)
+    if wasManager { removeManager(id) }
     if deadCount > 32 && deadCount * 2 > slots.count { compact() }
   }
 

@@ -28,6 +28,14 @@ public struct UserID: RawRepresentable, Hashable, Comparable, Sendable, Codable,
     try container.encode(rawValue)
   }
 
+  /// Hashes the numeric value.
+  public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+  /// Hashes the numeric value in one step, as `UInt32` does: dictionaries keyed by user call
+  /// this on every lookup, and the default (a `Hasher` fed by ``hash(into:)``) costs twice as
+  /// much.
+  public func _rawHashValue(seed: Int) -> Int { rawValue._rawHashValue(seed: seed) }
+
   /// Orders ids by their numeric value.
   public static func < (lhs: UserID, rhs: UserID) -> Bool { lhs.rawValue < rhs.rawValue }
 
