@@ -1,1 +1,39 @@
-print("sessionbench")
+// sessionbench: release-build benchmarks, each printing its baseline and ratio beside it.
+//
+//   swift run -c release sessionbench <benchmark> [--json]
+//
+// Benchmarks register themselves in `Benchmarks.swift`.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func printUsage() {
+  print("usage: sessionbench <benchmark> [--json]\n\nbenchmarks:")
+  for name in benchmarks.keys.sorted() {
+    if let benchmark = benchmarks[name] {
+      let padding = String(repeating: " ", count: max(1, 12 - name.count))
+      print("  \(name)\(padding)\(benchmark.summary)")
+    }
+  }
+}
+
+guard let name = arguments.first, !["-h", "--help", "help"].contains(name) else {
+  printUsage()
+  exit(arguments.isEmpty ? 64 : 0)
+}
+guard let benchmark = benchmarks[name] else {
+  print("sessionbench: unknown benchmark '\(name)'\n")
+  printUsage()
+  exit(64)
+}
+do {
+  try benchmark.run(Array(arguments.dropFirst()))
+} catch {
+  print("sessionbench \(name): \(error)")
+  exit(1)
+}

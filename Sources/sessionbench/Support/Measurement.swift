@@ -1,0 +1,100 @@
+import Foundation
+
+/// Options every benchmark understands.
+struct BenchmarkOptions {
+  /// Print one JSON object instead of a table.
+  var json = false
+  /// How many timed repetitions; the median is reported.
+  var repetitions = 5
+
+  /// Parses `--json` and `--repetitions N`.
+  init(_ arguments: [String]) throws {
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--json":
+        json = true
+      case "--repetitions":
+        guard let value = rest.popFirst().flatMap(Int.init), value > 0 else {
+          throw BenchmarkError("--repetitions needs a positive number")
+        }
+        repetitions = value
+      default:
+        throw BenchmarkError("unknown option \(argument)")
+      }
+    }
+  }
+}
+
+/// A benchmark's usage or setup error.
+struct BenchmarkError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// One timed run of a benchmark: prepares its input untimed, then times the work.
+struct TimedRun {
+  /// How many operations one run performs.
+  var operations: Int
+  /// Prepares, runs and times once; returns the elapsed time.
+  var run: () -> Duration
+
+  /// A run whose input `prepare` builds outside the timed region; `body` returns a value that
+  /// is kept so that the work is not optimised away.
+  init<Input>(
+    operations: Int, prepare: @escaping () -> Input, _ body: @escaping (inout Input) -> Int
+  ) {
+    self.operations = operations
+    run = {
+      var input = prepare()
+      let clock = ContinuousClock()
+      let start = clock.now
+      let result = body(&input)
+      let elapsed = clock.now - start
+      blackHole(result)
+      return elapsed
+    }
+  }
+}
+
+/// Runs every case once untimed, then `repetitions` rounds in which every case runs once, and
+/// returns each case's median rate (operations per second).
+///
+/// Interleaving the cases round by round means a burst of load on the machine slows every
+/// case alike, so the ratios between them stay meaningful.
+func medianRates(repetitions: Int, _ cases: [TimedRun]) -> [Double] {
+  for timed in cases { _ = timed.run() }  // warm-up
+  var rates = Array(repeating: [Double](), count: cases.count)
+  for _ in 0..<repetitions {
+    for (index, timed) in cases.enumerated() {
+      rates[index].append(Double(timed.operations) / timed.run().seconds)
+    }
+  }
+  return rates.map { $0.sorted()[$0.count / 2] }
+}
+
+/// Keeps a value alive as far as the optimiser can tell.
+@inline(never)
+func blackHole(_ value: Int) {
+  if value == .min { print("") }
+}
+
+extension Duration {
+  /// The duration in seconds.
+  var seconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) * 1e-18
+  }
+}
+
+/// Formats a rate as millions of operations per second.
+func millions(_ rate: Double) -> String {
+  String(format: "%8.2f M/s", rate / 1e6)
+}
+
+/// Prints one JSON object with sorted keys.
+func printJSON(_ values: [String: Double]) throws {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys]
+  print(String(decoding: try encoder.encode(values), as: UTF8.self))
+}
