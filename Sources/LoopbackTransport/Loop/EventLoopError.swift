@@ -1,0 +1,5 @@
+/// Errors of the ``EventLoop`` itself (as opposed to libuv's, which are ``UVError``).
+public enum EventLoopError: Error, Hashable, Sendable {
+  /// The loop is shutting down or shut down, so it no longer runs submitted work.
+  case shutDown
+}

@@ -1,0 +1,54 @@
+import CLibUV
+
+/// The part of an ``EventLoop`` only its thread reads or writes.
+///
+/// > Important: Loop-confined; not `Sendable`. Reached only through `EventLoop.local` from code
+/// > running on the loop thread.
+final class LoopLocalState {
+  /// Connections with frames queued this turn; flushed by the loop's prepare and check handles.
+  var pendingFlush: [TCPConnection] = []
+  /// The flush array not in use, kept to reuse its capacity.
+  var spareFlush: [TCPConnection] = []
+  /// Set when shutdown began; constructors of loop-confined objects refuse to create handles.
+  var isShuttingDown = false
+  /// The inbox array not in use, kept to reuse its capacity.
+  var spareBatch: [@Sendable () -> Void] = []
+  /// The buffer every connection on this loop reads into. libuv calls a stream's alloc callback,
+  /// reads, and calls its read callback before serving any other stream, and the read callback
+  /// copies what it needs out, so one buffer per loop is enough.
+  let readBuffer: UnsafeMutableRawBufferPointer
+
+  init(readBufferSize: Int) {
+    readBuffer = .allocate(byteCount: readBufferSize, alignment: 16)
+  }
+
+  deinit {
+    readBuffer.deallocate()
+  }
+}
+
+extension EventLoop {
+  /// Throws if the loop is shutting down, so that no handle is created that shutdown could miss.
+  ///
+  /// - Parameter operation: What was about to be created, for the error.
+  func checkAcceptsNewHandles(_ operation: String) throws(UVError) {
+    preconditionInEventLoop()
+    if local.isShuttingDown {
+      throw UVError(.cancelled, operation: "\(operation) (event loop \(name) is shutting down)")
+    }
+  }
+
+  /// Issues one write per connection with frames queued this turn.
+  ///
+  /// Called from the loop's prepare handle (for frames queued by timer and write callbacks,
+  /// before the loop blocks) and check handle (for frames queued by I/O callbacks and work).
+  func flushPendingWrites() {
+    guard !local.pendingFlush.isEmpty else { return }
+    var connections = local.spareFlush
+    local.spareFlush = []
+    swap(&connections, &local.pendingFlush)
+    for connection in connections { connection.flush() }
+    connections.removeAll(keepingCapacity: true)
+    local.spareFlush = connections
+  }
+}

@@ -1,0 +1,100 @@
+/// Splits a byte stream into frames: a 4-byte big-endian payload length, then the payload.
+///
+/// Pure and synchronous; fed whatever each read returned, in order. A frame that lies entirely
+/// within one read is delivered as a slice of one copy of that read (one allocation per read,
+/// not per frame); a frame spread over several reads is assembled in its own array.
+///
+/// > Important: A value owned by one ``TCPConnection``; loop-confined with it.
+struct FrameDecoder {
+  /// How `decode` ended.
+  enum Outcome: Equatable {
+    /// All bytes were consumed; a partial frame, if any, is kept for the next call.
+    case needMoreBytes
+    /// `emit` asked to stop; the rest of the bytes were dropped.
+    case stopped
+    /// A header announced `length` bytes, more than the maximum; the decoder is unusable now.
+    case frameTooLarge(length: Int)
+  }
+
+  /// The largest payload accepted.
+  let maxFrameSize: Int
+  /// Header bytes gathered so far (0 to 3) when a header straddles reads.
+  private var headerBytes = 0
+  private var headerValue: UInt32 = 0
+  /// The payload of a frame straddling reads, and its announced length (nil when none).
+  private var partial: [UInt8] = []
+  private var partialLength: Int?
+
+  init(maxFrameSize: Int) {
+    self.maxFrameSize = maxFrameSize
+  }
+
+  /// Whether bytes of an incomplete frame are buffered.
+  var hasPartialFrame: Bool { headerBytes > 0 || partialLength != nil }
+
+  /// Consumes `bytes`, calling `emit` once per complete frame, in order.
+  ///
+  /// - Parameters:
+  ///   - bytes: The next bytes of the stream. Not retained: what outlives the call is copied.
+  ///   - emit: Receives each frame's payload (indices are those of the backing array, so use
+  ///     `startIndex`); returns `false` to stop decoding.
+  /// - Returns: Why decoding ended.
+  /// - Complexity: O(`bytes.count`).
+  mutating func decode(
+    _ bytes: UnsafeRawBufferPointer, emit: (ArraySlice<UInt8>) -> Bool
+  ) -> Outcome {
+    let end = bytes.count
+    var index = 0
+    // One copy of the read from the first frame that lies entirely within it to the end.
+    var chunk: [UInt8]?
+    var chunkStart = 0
+    while index < end {
+      if let length = partialLength {
+        let take = min(length - partial.count, end - index)
+        partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<index + take]))
+        index += take
+        guard partial.count == length else { return .needMoreBytes }
+        var frame: [UInt8] = []
+        swap(&frame, &partial)
+        partialLength = nil
+        guard emit(frame[...]) else { return .stopped }
+        continue
+      }
+
+      let length: Int
+      if headerBytes == 0 && end - index >= 4 {
+        length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self)))
+        index += 4
+      } else {
+        while headerBytes < 4 && index < end {
+          headerValue = headerValue << 8 | UInt32(bytes[index])
+          headerBytes += 1
+          index += 1
+        }
+        guard headerBytes == 4 else { return .needMoreBytes }
+        length = Int(headerValue)
+        headerBytes = 0
+        headerValue = 0
+      }
+      guard length <= maxFrameSize else { return .frameTooLarge(length: length) }
+
+      if end - index >= length {
+        let copy: [UInt8]
+        if let chunk {
+          copy = chunk
+        } else {
+          copy = Array(UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
+          chunk = copy
+          chunkStart = index
+        }
+        let start = index - chunkStart
+        guard emit(copy[start..<start + length]) else { return .stopped }
+        index += length
+      } else {
+        partialLength = length
+        partial.reserveCapacity(length)
+      }
+    }
+    return .needMoreBytes
+  }
+}

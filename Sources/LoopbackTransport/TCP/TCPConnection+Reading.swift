@@ -1,0 +1,93 @@
+import CLibUV
+
+extension TCPConnection {
+  /// Stops delivering frames until ``resumeReading()``; the peer's writes back up into the
+  /// kernel's buffers and then into the peer's write queue.
+  ///
+  /// Frames already received in the current read are still delivered.
+  public func pauseReading() {
+    loop.assertInEventLoop()
+    isReadingPaused = true
+    stopReading()
+  }
+
+  /// Resumes reading after ``pauseReading()``.
+  public func resumeReading() {
+    loop.assertInEventLoop()
+    isReadingPaused = false
+    startReading()
+  }
+
+  /// Starts `uv_read_start` if the connection is established, active and not paused.
+  func startReading() {
+    guard isEstablished, !isReading, !isReadingPaused, case .active = state else { return }
+    let status = uv_read_start(uvStream(handle), tcpAllocCallback, tcpReadCallback)
+    guard status == 0 else {
+      closeNow(.error(UVError(code: status, operation: "uv_read_start")))
+      return
+    }
+    isReading = true
+  }
+
+  func stopReading() {
+    guard isReading else { return }
+    uv_read_stop(uvStream(handle))
+    isReading = false
+  }
+
+  /// Read callback with bytes: decode and deliver frames.
+  fileprivate func didRead(_ bytes: UnsafeRawBufferPointer) {
+    lastReadTime = uv_now(loop.uvLoop)
+    // `onFrame` may send, pause or close, none of which touches `decoder`, so the decoder's
+    // exclusive access for the duration of the call is not violated.
+    let outcome = decoder.decode(bytes) { frame in
+      onFrame?(frame)
+      if case .active = state { return true }
+      return false
+    }
+    if case .frameTooLarge = outcome { closeNow(.frameTooLarge) }
+  }
+
+  /// Read callback with an error or end of stream.
+  fileprivate func didFailReading(_ status: Int32) {
+    switch status {
+    case UV_EOF.rawValue, UV_ECONNRESET.rawValue:
+      closeNow(.peerClosed)
+    default:
+      closeNow(.error(UVError(code: status, operation: "read")))
+    }
+  }
+}
+
+private func tcpAllocCallback(
+  _ handle: UnsafeMutablePointer<uv_handle_t>?,
+  _ suggestedSize: Int,
+  _ buffer: UnsafeMutablePointer<uv_buf_t>?
+) {
+  guard let buffer else { return }
+  guard let connection = handleOwner(handle, as: TCPConnection.self),
+    let base = connection.loop.local.readBuffer.baseAddress
+  else {
+    buffer.pointee = uv_buf_init(nil, 0)  // libuv reports UV_ENOBUFS
+    return
+  }
+  let size = connection.loop.local.readBuffer.count
+  buffer.pointee = uv_buf_init(base.assumingMemoryBound(to: CChar.self), UInt32(size))
+}
+
+private func tcpReadCallback(
+  _ stream: UnsafeMutablePointer<uv_stream_t>?,
+  _ count: Int,
+  _ buffer: UnsafePointer<uv_buf_t>?
+) {
+  guard let stream,
+    let connection = handleOwner(uvHandle(stream), as: TCPConnection.self)
+  else { return }
+  if count > 0 {
+    guard let base = buffer?.pointee.base else { return }
+    connection.didRead(UnsafeRawBufferPointer(start: base, count: count))
+  } else if count < 0 {
+    connection.didFailReading(Int32(count))
+  }
+  // count == 0: nothing read (EAGAIN); the buffer is the loop's and needs no freeing.
+}

@@ -1,0 +1,300 @@
+import CLibUV
+
+/// A TCP connection carrying length-prefixed frames: a 4-byte big-endian payload length, then the
+/// payload.
+///
+/// Get one from ``connect(loop:host:port:configuration:)`` (client) or from a ``TCPListener``'s
+/// accept callback (server). Set the callbacks before the current loop turn ends: reading starts
+/// once the connection is established (client) or once the accept callback returned (server).
+///
+/// ```swift
+/// let connection = try TCPConnection.connect(loop: loop, port: port)
+/// connection.onFrame = { frame in handle(Array(frame)) }
+/// connection.onClose = { reason in log("closed: \(reason)") }
+/// connection.send(frame: hello)  // queued; written once connected
+/// ```
+///
+/// Writes: ``send(frame:)`` appends to an outgoing buffer; once per loop turn every connection
+/// with queued frames issues one `uv_write` for all of them. If more than
+/// ``TCPConfiguration/maxQueuedWriteBytes`` would wait to be written, the connection is closed
+/// with ``CloseReason/writeQueueOverflow`` — a peer that stops reading is disconnected instead of
+/// growing memory or stalling the loop.
+///
+/// Reads: the connection reads into its loop's shared read buffer and decodes frames across
+/// partial reads; a header announcing more than ``TCPConfiguration/maxFrameSize`` closes it with
+/// ``CloseReason/frameTooLarge``.
+///
+/// Closing: `onClose` fires exactly once, on the loop thread, in a later callback than the one
+/// that caused the close (never from inside ``close(reason:afterFlushing:)`` or ``send(frame:)``).
+/// After it, the libuv handle is freed and no callback fires again. The connection drops its
+/// callbacks when it closes, so they may capture the connection strongly.
+///
+/// > Important: Loop-confined: create and use it on its loop's thread only; all callbacks run
+/// > there. Not `Sendable`; carry it through other threads in a ``LoopBound``. The loop keeps the
+/// > connection alive until it closed, so dropping your reference doesn't close it.
+public final class TCPConnection {
+  /// The loop the connection runs on.
+  public let loop: EventLoop
+  /// The limits the connection enforces.
+  public let configuration: TCPConfiguration
+
+  /// The connection's frames, on the loop thread, in order.
+  ///
+  /// The slice's indices are positions in a backing array shared with other frames of the same
+  /// read: index from `frame.startIndex`. Keeping a slice keeps that read's bytes alive; copy
+  /// with `Array(frame)` to keep a frame long.
+  public var onFrame: ((ArraySlice<UInt8>) -> Void)?
+  /// Fires once with the reason the connection closed; on the loop thread.
+  public var onClose: ((CloseReason) -> Void)?
+  /// Fires once when a client connection is established (never for accepted connections).
+  public var onConnect: (() -> Void)?
+
+  /// The loop time (``EventLoop/now``, milliseconds) of the last read that returned bytes, or of
+  /// the connection's creation; for the idle and heartbeat timers of the layer above.
+  public internal(set) var lastReadTime: UInt64
+
+  /// The libuv handle; valid until `state` is `.closed`.
+  let handle: UnsafeMutablePointer<uv_tcp_t>
+  var state: State = .active
+  /// Whether the TCP connection is established (accepted, or `connect` succeeded).
+  var isEstablished = false
+  var decoder: FrameDecoder
+  /// Frames queued this turn, not yet handed to libuv.
+  var outgoing: OutboundBuffer?
+  /// Buffers handed to `uv_write`, oldest first; each write callback returns the oldest.
+  var inFlight: [OutboundBuffer] = []
+  /// A written buffer kept for the next turn's frames.
+  var spareBuffer: OutboundBuffer?
+  var isFlushScheduled = false
+  var isReading = false
+  var isReadingPaused = false
+  /// How many `uv_write` calls the connection issued; tests check the per-turn coalescing.
+  var writeCallCount = 0
+
+  /// The connection's life. Sends are accepted only while `.active`.
+  enum State {
+    /// Connecting or connected, reading and writing.
+    case active
+    /// `close(afterFlushing: true)`: not reading, writing what was queued, then closing.
+    case draining(CloseReason)
+    /// `uv_close` was called; waiting for the close callback.
+    case closing(CloseReason)
+    /// The close callback ran; the handle is freed.
+    case closed
+  }
+
+  private init(
+    loop: EventLoop, configuration: TCPConfiguration, handle: UnsafeMutablePointer<uv_tcp_t>
+  ) {
+    self.loop = loop
+    self.configuration = configuration
+    self.handle = handle
+    self.decoder = FrameDecoder(maxFrameSize: configuration.maxFrameSize)
+    self.lastReadTime = uv_now(loop.uvLoop)
+  }
+
+  deinit {
+    // The handle's `data` retains the connection until its close callback ran.
+    assert(isClosedState, "TCPConnection deinitialized while its handle is open")
+  }
+
+  /// Allocates and initializes the handle, then gives it its owner.
+  static func make(loop: EventLoop, configuration: TCPConfiguration) throws(UVError)
+    -> TCPConnection
+  {
+    try loop.checkAcceptsNewHandles("TCPConnection")
+    let handle = allocateZeroed(uv_tcp_t.self)
+    let status = uv_tcp_init(loop.uvLoop, handle)
+    guard status == 0 else {
+      handle.deallocate()
+      throw UVError(code: status, operation: "uv_tcp_init")
+    }
+    let connection = TCPConnection(loop: loop, configuration: configuration, handle: handle)
+    retainOwner(connection, in: uvHandle(handle))
+    return connection
+  }
+
+  /// Opens a client connection.
+  ///
+  /// Returns at once; the connection is established in a later loop turn, then `onConnect`
+  /// fires and reading starts. Frames sent before that are written once connected. A failure to
+  /// connect (nobody listening) arrives as `onClose(.error(_))`.
+  ///
+  /// - Parameters:
+  ///   - loop: The loop; the caller must be on its thread.
+  ///   - host: A dotted IPv4 address. Default `127.0.0.1`.
+  ///   - port: The port to connect to.
+  ///   - configuration: Limits and options.
+  /// - Returns: The connection, connecting.
+  /// - Throws: `UVError` if the address is malformed, libuv refuses at once, or the loop is
+  ///   shutting down.
+  public static func connect(
+    loop: EventLoop,
+    host: String = "127.0.0.1",
+    port: UInt16,
+    configuration: TCPConfiguration = TCPConfiguration()
+  ) throws(UVError) -> TCPConnection {
+    let address = try makeIPv4Address(host: host, port: port)
+    let connection = try make(loop: loop, configuration: configuration)
+    if configuration.noDelay {
+      // libuv remembers the option and applies it when the socket is created.
+      _ = uv_tcp_nodelay(connection.handle, 1)
+    }
+    let request = allocateZeroed(uv_connect_t.self)
+    let owner = Unmanaged.passRetained(connection)
+    request.pointee.data = owner.toOpaque()
+    let status = withSocketAddress(address) { address in
+      uv_tcp_connect(request, connection.handle, address, tcpConnectCallback)
+    }
+    guard status == 0 else {
+      owner.release()
+      request.deallocate()
+      let error = UVError(code: status, operation: "uv_tcp_connect")
+      connection.close(reason: .error(error))
+      throw error
+    }
+    return connection
+  }
+
+  /// Whether the TCP connection is established and not closing.
+  public var isConnected: Bool {
+    loop.assertInEventLoop()
+    guard case .active = state else { return false }
+    return isEstablished
+  }
+
+  /// Whether the connection is closing or closed: it neither sends nor delivers frames any more.
+  public var isClosed: Bool {
+    loop.assertInEventLoop()
+    if case .active = state { return false }
+    return true
+  }
+
+  /// The local port, or `nil` if not connected.
+  public var localPort: UInt16? {
+    loop.assertInEventLoop()
+    guard isEstablished, !isClosedState else { return nil }
+    return socketPort { uv_tcp_getsockname(handle, $0, $1) }
+  }
+
+  /// The peer's port, or `nil` if not connected.
+  public var remotePort: UInt16? {
+    loop.assertInEventLoop()
+    guard isEstablished, !isClosedState else { return nil }
+    return socketPort { uv_tcp_getpeername(handle, $0, $1) }
+  }
+
+  /// Closes the connection.
+  ///
+  /// `onClose(reason)` fires in a later callback. Calling `close` again is harmless; the first
+  /// reason wins (except that an immediate close cuts a draining one short).
+  ///
+  /// - Parameters:
+  ///   - reason: Why; ``CloseReason/local`` unless the layer above has a better one
+  ///     (``CloseReason/protocolError(_:)``, ``CloseReason/idleTimeout``).
+  ///   - afterFlushing: `false` drops frames not yet written and closes now. `true` stops reading
+  ///     and accepting frames, writes what is queued, then closes — for example to deliver an
+  ///     error reply before hanging up. A peer that never reads keeps a draining connection
+  ///     open; the layer above bounds that with its idle timer.
+  public func close(reason: CloseReason = .local, afterFlushing: Bool = false) {
+    loop.assertInEventLoop()
+    switch state {
+    case .closing, .closed:
+      return
+    case .draining:
+      if afterFlushing { return }
+    case .active:
+      if afterFlushing && (outgoing != nil || !inFlight.isEmpty) {
+        state = .draining(reason)
+        stopReading()
+        return
+      }
+    }
+    closeNow(reason)
+  }
+
+  /// Calls `uv_close`; frames not yet handed to libuv are dropped, writes in flight are
+  /// cancelled by libuv (their callbacks run before the close callback).
+  func closeNow(_ reason: CloseReason) {
+    switch state {
+    case .closing, .closed: return
+    case .active, .draining: break
+    }
+    state = .closing(reason)
+    isReading = false
+    outgoing = nil
+    uv_close(uvHandle(handle), tcpConnectionCloseCallback)
+  }
+
+  /// Close callback: the handle is done. Fires `onClose` and drops every callback.
+  fileprivate func didClose() {
+    guard case .closing(let reason) = state else {
+      preconditionFailure("TCPConnection close callback in state \(state)")
+    }
+    state = .closed
+    assert(inFlight.isEmpty, "libuv runs write callbacks before the close callback")
+    inFlight.removeAll()
+    spareBuffer = nil
+    let onClose = self.onClose
+    self.onClose = nil
+    onFrame = nil
+    onConnect = nil
+    onClose?(reason)
+  }
+
+  /// Connect callback.
+  fileprivate func didConnect(status: Int32) {
+    switch state {
+    case .closing, .closed:
+      return  // closed while connecting; the request was cancelled
+    case .active, .draining:
+      break
+    }
+    guard status == 0 else {
+      closeNow(.error(UVError(code: status, operation: "uv_tcp_connect")))
+      return
+    }
+    isEstablished = true
+    lastReadTime = uv_now(loop.uvLoop)
+    startReading()
+    if outgoing != nil { scheduleFlush() }
+    let onConnect = self.onConnect
+    self.onConnect = nil
+    onConnect?()
+  }
+
+  /// Listener: the handle was accepted into.
+  func didAccept() {
+    isEstablished = true
+    lastReadTime = uv_now(loop.uvLoop)
+    if configuration.noDelay { _ = uv_tcp_nodelay(handle, 1) }
+  }
+
+  var isClosedState: Bool {
+    if case .closed = state { return true }
+    return false
+  }
+}
+
+/// Loop-confined: use ``LoopBound`` to pass a connection between threads.
+@available(*, unavailable)
+extension TCPConnection: Sendable {}
+
+extension TCPConnection: LoopHandleOwner {
+  func closeForShutdown(_ handle: UnsafeMutablePointer<uv_handle_t>) {
+    closeNow(.local)
+  }
+}
+
+private func tcpConnectionCloseCallback(_ handle: UnsafeMutablePointer<uv_handle_t>?) {
+  guard let handle else { return }
+  handleOwner(handle, as: TCPConnection.self)?.didClose()
+  freeClosedHandle(handle)
+}
+
+private func tcpConnectCallback(_ request: UnsafeMutablePointer<uv_connect_t>?, _ status: Int32) {
+  guard let request, let data = request.pointee.data else { return }
+  let connection = Unmanaged<TCPConnection>.fromOpaque(data).takeRetainedValue()
+  request.deallocate()
+  connection.didConnect(status: status)
+}
