@@ -174,7 +174,8 @@ public final class EventLoop: @unchecked Sendable {
   /// Thread-safe. Work items run in the order they were posted (per posting thread, and in the
   /// order the inbox lock was taken across threads). Posting wakes the loop through
   /// `uv_async_send`; libuv coalesces wake-ups, and each wake-up runs the whole inbox.
-  /// Work posted from the loop thread itself runs in a later turn, never re-entrantly.
+  /// Work posted from the loop thread itself runs in a later turn, never re-entrantly. Work that
+  /// was accepted always runs, even if ``shutdown()`` is called right after.
   ///
   /// - Parameter work: The work. It runs on the loop thread, so it may create and use
   ///   loop-confined objects.

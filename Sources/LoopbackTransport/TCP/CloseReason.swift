@@ -1,4 +1,7 @@
 /// Why a ``TCPConnection`` closed; passed to its `onClose` callback exactly once.
+///
+/// A `Sendable` value, usable on any thread (for example in a log or an event for another
+/// thread).
 public enum CloseReason: Hashable, Sendable, CustomStringConvertible {
   /// The peer closed or reset the connection (end of stream, `ECONNRESET` or `EPIPE`).
   case peerClosed

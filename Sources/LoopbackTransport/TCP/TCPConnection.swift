@@ -282,7 +282,12 @@ extension TCPConnection: Sendable {}
 
 extension TCPConnection: LoopHandleOwner {
   func closeForShutdown(_ handle: UnsafeMutablePointer<uv_handle_t>) {
-    closeNow(.local)
+    // A draining connection keeps the reason it was closed with.
+    if case .draining(let reason) = state {
+      closeNow(reason)
+    } else {
+      closeNow(.local)
+    }
   }
 }
 
