@@ -137,6 +137,14 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "SessionTransportTests",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "SessionServiceTests",
       dependencies: [
         "SessionCore",
