@@ -79,6 +79,9 @@ struct RoleOrder: Sendable {
   /// Number of present users.
   var count: Int { slotIndex.count }
 
+  /// Slots of users who left and are not compacted away yet; for tests.
+  var tombstoneCount: Int { deadCount }
+
   private mutating func compact() {
     slots.removeAll { !$0.isAlive }
     deadCount = 0

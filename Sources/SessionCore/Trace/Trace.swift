@@ -125,7 +125,8 @@ extension Trace {
         event = try decoder.decode(AppliedEvent.self, from: data)
       } catch {
         return ParseResult(
-          trace: trace, error: TraceError(line: lineNumber, message: describe(error)))
+          trace: trace,
+          error: TraceError(line: lineNumber, message: describe(error, line: data)))
       }
       guard event.sequence > lastSequence else {
         return ParseResult(
@@ -158,20 +159,36 @@ extension Trace {
     return nil
   }
 
-  private static func describe(_ error: any Error) -> String {
+  /// What is wrong with a line that did not decode, in the trace's own terms.
+  private static func describe(_ error: any Error, line: Data) -> String {
     guard let error = error as? DecodingError else { return "\(error)" }
     switch error {
+    case .dataCorrupted(let context) where context.codingPath.isEmpty:
+      return "not valid JSON"
     case .dataCorrupted(let context):
-      return "not valid JSON or values: \(context.debugDescription)"
+      return "\(path(context.codingPath)): \(context.debugDescription)"
     case .keyNotFound(let key, let context):
       return "missing \(path(context.codingPath + [key]))"
     case .typeMismatch(let type, let context):
+      if type == SessionEvent.self, let keys = eventKeys(in: line) {
+        return keys.count == 1
+          ? "unknown event case \"\(keys[0])\""
+          : "event must have exactly one key, the case name; found \(keys.count)"
+      }
       return "\(path(context.codingPath)) is not a \(type)"
     case .valueNotFound(let type, let context):
-      return "\(path(context.codingPath)) has no \(type)"
+      return "\(path(context.codingPath)) is null; expected a \(type)"
     @unknown default:
       return "\(error)"
     }
+  }
+
+  /// The keys of the line's `event` object, to name an unknown case.
+  private static func eventKeys(in line: Data) -> [String]? {
+    guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
+      let event = object["event"] as? [String: Any]
+    else { return nil }
+    return event.keys.sorted()
   }
 
   private static func path(_ keys: [any CodingKey]) -> String {
