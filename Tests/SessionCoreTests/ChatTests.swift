@@ -1,0 +1,76 @@
+import Testing
+
+@testable import SessionCore
+
+@Suite("Chat: messages, deletions, privilege")
+struct ChatTests {
+  static func message(
+    _ id: String, from sender: UserID = 1, to receiver: UserID? = nil, _ content: String = "hi",
+    at timestamp: Int64 = 1_000
+  ) -> ChatMessage {
+    ChatMessage(id: id, sender: sender, receiver: receiver, content: content, timestamp: timestamp)
+  }
+
+  @Test func chatMessageReceivedAppendsTheMessageWithEveryField() {
+    var state = SessionBuilder.classroom.build()
+    let toAll = Self.message("m1", from: 1, "Open the worksheet", at: 1_700)
+    expectApplies(.chatMessageReceived(toAll), to: &state) { $0.chatMessages = [toAll] }
+    let direct = Self.message("m2", from: 4, to: 3, "Which page?", at: 1_800)
+    expectApplies(.chatMessageReceived(direct), to: &state) { $0.chatMessages.append(direct) }
+    #expect(state.chatMessages.map(\.id) == ["m1", "m2"])
+    #expect(state.chatMessages[0].isChatToAll)
+    #expect(!state.chatMessages[1].isChatToAll)
+    #expect(state.chatMessages[1].receiver == 3)
+    #expect(state.chatMessages[1].content == "Which page?")
+    #expect(state.chatMessages[1].timestamp == 1_800)
+  }
+
+  @Test func aMessageIDSeenBeforeIsADuplicate() {
+    var state = SessionBuilder.classroom.build()
+    applyAll([.chatMessageReceived(Self.message("m1"))], to: &state)
+    expectRejects(
+      .chatMessageReceived(Self.message("m1", from: 4, "again")), in: state,
+      .unknownOrDuplicateMessage)
+  }
+
+  @Test func aMessageFromOrToAnUnknownUserIsRejected() {
+    let state = SessionBuilder.classroom.build()
+    expectRejects(.chatMessageReceived(Self.message("m1", from: 9)), in: state, .unknownUser)
+    expectRejects(.chatMessageReceived(Self.message("m1", to: 9)), in: state, .unknownUser)
+  }
+
+  @Test func chatMessageDeletedRemovesTheMessage() {
+    var state = SessionBuilder.classroom.build()
+    let first = Self.message("m1")
+    let second = Self.message("m2", from: 4)
+    applyAll([.chatMessageReceived(first), .chatMessageReceived(second)], to: &state)
+    expectApplies(.chatMessageDeleted(messageID: "m1", deletedBy: .host), to: &state) {
+      $0.chatMessages = [second]
+      $0.chatMessageIDs = ["m2"]
+    }
+  }
+
+  @Test func deletingAnUnknownMessageIsRejected() {
+    var state = SessionBuilder.classroom.build()
+    applyAll([.chatMessageReceived(Self.message("m1"))], to: &state)
+    expectRejects(
+      .chatMessageDeleted(messageID: "m9", deletedBy: .selfSender), in: state,
+      .unknownOrDuplicateMessage)
+    applyAll([.chatMessageDeleted(messageID: "m1", deletedBy: .dlp)], to: &state)
+    expectRejects(
+      .chatMessageDeleted(messageID: "m1", deletedBy: .selfSender), in: state,
+      .unknownOrDuplicateMessage)
+  }
+
+  @Test func messagesOutliveTheirSendersMembership() {
+    var state = SessionBuilder.classroom.build()
+    applyAll([.chatMessageReceived(Self.message("m1", from: 4)), .usersLeft([4])], to: &state)
+    #expect(state.chatMessages.map(\.sender) == [4])
+  }
+
+  @Test(arguments: ChatPrivilege.allCases)
+  func chatPrivilegeChangedSetsThePrivilege(privilege: ChatPrivilege) {
+    var state = SessionBuilder.classroom.build()
+    expectApplies(.chatPrivilegeChanged(privilege), to: &state) { $0.chatPrivilege = privilege }
+  }
+}

@@ -1,0 +1,26 @@
+/// A small, fast, deterministic generator (SplitMix64), so that every seed replays exactly.
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z &>> 31)
+  }
+
+  /// A number in `0..<bound`.
+  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+  /// True with probability `percent` / 100.
+  mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+
+  /// A random element; `nil` for an empty collection.
+  mutating func pick<C: RandomAccessCollection>(_ collection: C) -> C.Element? {
+    guard !collection.isEmpty else { return nil }
+    return collection[collection.index(collection.startIndex, offsetBy: below(collection.count))]
+  }
+}
