@@ -1,0 +1,56 @@
+import SessionCore
+import SessionTransport
+
+/// What ``VideoSDK/initialize(_:)`` needs: `ZoomVideoSDKInitParams`, plus how this instance
+/// reaches a session service and which clock it reads.
+///
+/// A class, like the SDK's, so that seed code that fills in a `let` ports unchanged:
+///
+/// ```swift
+/// let initParams = InitParams()
+/// initParams.domain = "zoom.us"
+/// initParams.transport = network
+/// sdk.initialize(initParams)
+/// ```
+///
+/// `initialize` copies what it needs; changing the object afterwards has no effect.
+///
+/// > Important: Not `Sendable`. Build it in the isolation domain of the ``VideoSDK`` it
+/// > configures.
+public final class InitParams {
+  /// The web domain (`zoom.us` in the SDK). Required: empty is `Errors_Invalid_Parameter`.
+  public var domain: String
+  /// Whether the instance keeps its recent log lines in ``VideoSDK/recentLogs``.
+  public var enableLog: Bool
+  /// How this instance reaches a session service: each join asks it for a fresh link.
+  /// Required: `nil` is `Errors_Invalid_Parameter`.
+  public var transport: (any SessionLinkFactory)?
+  /// The clock, in milliseconds: stamped on the store's applied events and used for rate
+  /// limits (`startInAppScreenShare`). Injected so that runs are deterministic.
+  public var clock: () -> Int64
+  /// Client-side limits (session name length, password, user name truncation, chat size,
+  /// video subscriptions).
+  public var limits: SessionLimits
+
+  /// Creates parameters.
+  ///
+  /// - Parameters:
+  ///   - domain: The web domain; required.
+  ///   - enableLog: Whether to keep recent log lines.
+  ///   - transport: How the instance reaches a service; required.
+  ///   - limits: Client-side limits.
+  ///   - clock: Milliseconds; the default always says 0.
+  public init(
+    domain: String = "",
+    enableLog: Bool = false,
+    transport: (any SessionLinkFactory)? = nil,
+    limits: SessionLimits = SessionLimits(),
+    clock: @escaping () -> Int64 = { 0 }
+  ) {
+    self.domain = domain
+    self.enableLog = enableLog
+    self.transport = transport
+    self.limits = limits
+    self.clock = clock
+  }
+}
