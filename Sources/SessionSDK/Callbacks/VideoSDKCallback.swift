@@ -1,0 +1,131 @@
+import SessionCore
+
+/// One delegate callback, as a value: the method's name and the ids and values it carries,
+/// without live objects.
+///
+/// Each case is named after the ``VideoSDKDelegate`` method it stands for, one case per
+/// method, so that a callback stream recorded from a delegate and one derived from events by
+/// ``CallbackMapping`` compare equal. ``VideoSDK`` turns each into the delegate call with live
+/// ``User``, ``ShareAction`` and helper objects, and hands it first to
+/// ``VideoSDK/callbackObserver``.
+public enum VideoSDKCallback: Sendable, Codable, Hashable {
+  // MARK: Session lifecycle and errors
+
+  /// `onSessionJoin()`.
+  case onSessionJoin
+  /// `onSessionLeave(_:)`, with the reason.
+  case onSessionLeave(LeaveReason)
+  /// The deprecated `onSessionLeave()` without a reason, fired right after
+  /// ``onSessionLeave(_:)``.
+  case onSessionLeaveLegacy
+  /// `onError(_:detail:)`.
+  case onError(VideoSDKError, detail: Int)
+  /// `onSessionNeedPassword(_:)`.
+  case onSessionNeedPassword
+  /// `onSessionPasswordWrong(_:)`.
+  case onSessionPasswordWrong
+  /// `onSystemPermissionRequired(_:)`. The engine has no OS permissions and never fires it.
+  case onSystemPermissionRequired(SystemPermissionType)
+
+  // MARK: Users and roles
+
+  /// `onUserJoin(_:users:)`.
+  case onUserJoin([UserID])
+  /// `onUserLeave(_:users:)`.
+  case onUserLeave([UserID])
+  /// `onUserHostChanged(_:users:)`: the one new host.
+  case onUserHostChanged(UserID)
+  /// `onUserManagerChanged(_:)`.
+  case onUserManagerChanged(UserID)
+  /// `onUserNameChanged(_:)`.
+  case onUserNameChanged(UserID)
+  /// `onUserActiveAudioChanged(_:users:)`: who is talking now.
+  case onUserActiveAudioChanged([UserID])
+
+  // MARK: Video
+
+  /// `onUserVideoStatusChanged(_:user:)`.
+  case onUserVideoStatusChanged([UserID])
+  /// `onUserOverallNetworkStatusChanged(_:user:)`.
+  case onUserOverallNetworkStatusChanged(NetworkQuality, user: UserID)
+  /// `onVideoCanvasSubscribeFail(_:user:view:)`.
+  case onVideoCanvasSubscribeFail(SubscribeFailReason, user: UserID)
+
+  // MARK: Audio
+
+  /// `onUserAudioStatusChanged(_:user:)`.
+  case onUserAudioStatusChanged([UserID])
+  /// `onHostAskUnmute()`.
+  case onHostAskUnmute
+
+  // MARK: Share
+
+  /// `onUserShareStatusChanged(_:user:shareAction:)`, with the share's kind.
+  case onUserShareStatusChanged(UserID, ShareStatus, ShareKind)
+  /// `onFailedToStartShare(_:user:)`: the service refused the local user's share.
+  case onFailedToStartShare(UserID)
+  /// `onShareSettingChanged(_:)`.
+  case onShareSettingChanged(ShareSetting)
+  /// `onShareContentChanged(_:user:shareAction:)`. A live share's kind never changes in the
+  /// engine, so it is never fired.
+  case onShareContentChanged(UserID, ShareKind)
+
+  // MARK: Annotation
+
+  /// `onAnnotationHelperCleanUp(_:)`: the local helper on this owner's share is released.
+  case onAnnotationHelperCleanUp(shareOwner: UserID)
+  /// `onAnnotationPrivilegeChange(with:shareAction:)`: viewer annotation on this owner's share
+  /// was turned on (`true`) or off.
+  case onAnnotationPrivilegeChangeWithUser(UserID, isEnabled: Bool)
+  /// The deprecated `onAnnotationPrivilegeChange(_:shareOwner:)`, fired right after
+  /// ``onAnnotationPrivilegeChangeWithUser(_:isEnabled:)``.
+  case onAnnotationPrivilegeChange(enable: Bool, shareOwner: UserID)
+  /// `onAnnotationToolTypeChanged(_:view:toolType:)` for the local helper on this owner's share.
+  case onAnnotationToolTypeChanged(shareOwner: UserID, AnnotationToolType)
+
+  // MARK: Chat
+
+  /// `onChatNewMessageNotify(_:message:)`.
+  case onChatNewMessageNotify(ChatMessage)
+  /// `onChatMsgDeleteNotification(_:messageID:deleteBy:)`.
+  case onChatMsgDeleteNotification(messageID: String, deleteBy: ChatDeleteBy)
+  /// `onChatPrivilegeChanged(_:privilege:)`.
+  case onChatPrivilegeChanged(ChatPrivilege)
+}
+
+extension VideoSDKCallback {
+  /// The delegate method's name, for logs and diffs.
+  public var name: String {
+    switch self {
+    case .onSessionJoin: "onSessionJoin"
+    case .onSessionLeave: "onSessionLeave(_:)"
+    case .onSessionLeaveLegacy: "onSessionLeave()"
+    case .onError: "onError"
+    case .onSessionNeedPassword: "onSessionNeedPassword"
+    case .onSessionPasswordWrong: "onSessionPasswordWrong"
+    case .onSystemPermissionRequired: "onSystemPermissionRequired"
+    case .onUserJoin: "onUserJoin"
+    case .onUserLeave: "onUserLeave"
+    case .onUserHostChanged: "onUserHostChanged"
+    case .onUserManagerChanged: "onUserManagerChanged"
+    case .onUserNameChanged: "onUserNameChanged"
+    case .onUserActiveAudioChanged: "onUserActiveAudioChanged"
+    case .onUserVideoStatusChanged: "onUserVideoStatusChanged"
+    case .onUserOverallNetworkStatusChanged: "onUserOverallNetworkStatusChanged"
+    case .onVideoCanvasSubscribeFail: "onVideoCanvasSubscribeFail"
+    case .onUserAudioStatusChanged: "onUserAudioStatusChanged"
+    case .onHostAskUnmute: "onHostAskUnmute"
+    case .onUserShareStatusChanged: "onUserShareStatusChanged"
+    case .onFailedToStartShare: "onFailedToStartShare"
+    case .onShareSettingChanged: "onShareSettingChanged"
+    case .onShareContentChanged: "onShareContentChanged"
+    case .onAnnotationHelperCleanUp: "onAnnotationHelperCleanUp"
+    case .onAnnotationPrivilegeChangeWithUser: "onAnnotationPrivilegeChange(with:shareAction:)"
+    case .onAnnotationPrivilegeChange: "onAnnotationPrivilegeChange(_:shareOwner:)"
+    case .onAnnotationToolTypeChanged: "onAnnotationToolTypeChanged"
+    case .onChatNewMessageNotify: "onChatNewMessageNotify"
+    case .onChatMsgDeleteNotification: "onChatMsgDeleteNotification"
+    case .onChatPrivilegeChanged: "onChatPrivilegeChanged"
+    }
+  }
+}
