@@ -1,0 +1,69 @@
+import SessionCore
+
+/// Connects, mutes and unmutes audio: `ZoomVideoSDKAudioHelper`.
+///
+/// Outcomes arrive as ``VideoSDKDelegate/onUserAudioStatusChanged(_:user:)`` (and
+/// ``VideoSDKDelegate/onHostAskUnmute()`` on users asked to unmute).
+///
+/// > Important: Not `Sendable`. Confined to the isolation domain of its ``VideoSDK``.
+public final class AudioHelper {
+  weak var sdk: VideoSDK?
+
+  init(sdk: VideoSDK) {
+    self.sdk = sdk
+  }
+
+  /// Connects the local user's audio (VoIP).
+  @discardableResult
+  public func startAudio() -> VideoSDKError {
+    sdk?.perform(.startAudio) ?? .uninitialize
+  }
+
+  /// Disconnects the local user's audio.
+  @discardableResult
+  public func stopAudio() -> VideoSDKError {
+    sdk?.perform(.stopAudio) ?? .uninitialize
+  }
+
+  /// Mutes a user: yourself, or anyone if you are host or manager.
+  ///
+  /// - Returns: `Errors_Session_No_Rights` for someone else without the role;
+  ///   `Errors_Invalid_Parameter` for `nil` or a user not present.
+  @discardableResult
+  public func muteAudio(_ user: User?) -> VideoSDKError {
+    guard let sdk else { return .uninitialize }
+    guard let user else { return sdk.isInitialized ? .invalidParameter : .uninitialize }
+    return sdk.perform(.muteAudio(user: user.id))
+  }
+
+  /// Unmutes yourself; for someone else (host or manager) it only asks them
+  /// (``VideoSDKDelegate/onHostAskUnmute()``).
+  ///
+  /// - Returns: `Errors_Session_No_Rights` for someone else without the role;
+  ///   `Errors_Invalid_Parameter` for `nil` or a user not present.
+  @discardableResult
+  public func unmuteAudio(_ user: User?) -> VideoSDKError {
+    guard let sdk else { return .uninitialize }
+    guard let user else { return sdk.isInitialized ? .invalidParameter : .uninitialize }
+    return sdk.perform(.unmuteAudio(user: user.id))
+  }
+
+  /// Mutes everyone but yourself (host or manager); `allowUnmute` says whether they may
+  /// unmute themselves afterwards.
+  @discardableResult
+  public func muteAllAudio(_ allowUnmute: Bool) -> VideoSDKError {
+    sdk?.perform(.muteAllAudio(allowUnmute: allowUnmute)) ?? .uninitialize
+  }
+
+  /// Asks everyone muted to unmute (host or manager).
+  @discardableResult
+  public func unmuteAllAudio() -> VideoSDKError {
+    sdk?.perform(.unmuteAllAudio) ?? .uninitialize
+  }
+
+  /// Allows or forbids participants to unmute themselves (host or manager).
+  @discardableResult
+  public func allowAudioUnmutedBySelf(_ allowUnmute: Bool) -> VideoSDKError {
+    sdk?.perform(.allowAudioUnmutedBySelf(allowUnmute)) ?? .uninitialize
+  }
+}

@@ -1,0 +1,97 @@
+import SessionCore
+
+/// Chat: `ZoomVideoSDKChatHelper`, with the SDK's capitalised selectors (`SendChatToAll`).
+///
+/// Messages, including your own, arrive as
+/// ``VideoSDKDelegate/onChatNewMessageNotify(_:message:)``. Messages over 10,000 UTF-8 bytes
+/// are truncated.
+///
+/// > Important: Not `Sendable`. Confined to the isolation domain of its ``VideoSDK``.
+public final class ChatHelper {
+  weak var sdk: VideoSDK?
+
+  init(sdk: VideoSDK) {
+    self.sdk = sdk
+  }
+
+  // swift-format-ignore: AlwaysUseLowerCamelCase
+  /// Sends a message to everyone.
+  ///
+  /// - Returns: `Errors_Invalid_Parameter` for empty text; `Errors_Session_No_Rights` when
+  ///   the chat privilege forbids it.
+  @discardableResult
+  public func SendChatToAll(_ content: String?) -> VideoSDKError {
+    send(to: nil, content)
+  }
+
+  // swift-format-ignore: AlwaysUseLowerCamelCase
+  /// Sends a private message to one user.
+  ///
+  /// - Returns: `Errors_Invalid_Parameter` for empty text, yourself, `nil` or a user not
+  ///   present; `Errors_Session_No_Rights` when private chat is disabled.
+  @discardableResult
+  public func SendChatToUser(_ user: User?, Content content: String?) -> VideoSDKError {
+    guard let sdk else { return .uninitialize }
+    guard let user else { return sdk.isInitialized ? .invalidParameter : .uninitialize }
+    return send(to: user.id, content)
+  }
+
+  private func send(to receiver: UserID?, _ content: String?) -> VideoSDKError {
+    guard let sdk else { return .uninitialize }
+    let text = SessionLimits.truncate(content ?? "", toUTF8Bytes: sdk.limits.maxChatBytes)
+    return sdk.perform(.sendChat(receiver: receiver, content: text))
+  }
+
+  /// Whether you may delete the message: your own, or any if you are host or manager.
+  public func canChatMessageBeDeleted(_ msgID: String?) -> Bool {
+    guard let sdk, sdk.isInitialized, let msgID, let me = sdk.store.state.myselfID else {
+      return false
+    }
+    return sdk.store.state.authorize(.deleteChatMessage(messageID: msgID), by: me) == .success
+  }
+
+  /// Deletes a message for everyone; your UI learns of it through
+  /// ``VideoSDKDelegate/onChatMsgDeleteNotification(_:messageID:deleteBy:)``.
+  ///
+  /// - Returns: `Errors_Invalid_Parameter` for an unknown id; `Errors_Session_No_Rights` for
+  ///   someone else's message without the role.
+  @discardableResult
+  public func deleteChatMessage(_ msgID: String?) -> VideoSDKError {
+    guard let sdk else { return .uninitialize }
+    guard let msgID else { return sdk.isInitialized ? .invalidParameter : .uninitialize }
+    return sdk.perform(.deleteChatMessage(messageID: msgID))
+  }
+
+  // swift-format-ignore: AlwaysUseLowerCamelCase
+  /// Whether nobody may chat.
+  public func IsChatDisabled() -> Bool {
+    guard let sdk, sdk.isInitialized else { return false }
+    return sdk.store.state.chatPrivilege == .noOne
+  }
+
+  // swift-format-ignore: AlwaysUseLowerCamelCase
+  /// Whether private messages are disabled.
+  public func IsPrivateChatDisabled() -> Bool {
+    guard let sdk, sdk.isInitialized else { return false }
+    return sdk.store.state.chatPrivilege != .everyonePubliclyAndPrivately
+  }
+
+  /// Changes who may chat (host or manager).
+  ///
+  /// - Returns: `Errors_Invalid_Parameter` for ``SessionCore/ChatPrivilege/unknown``;
+  ///   `Errors_Session_No_Rights` without the role.
+  @discardableResult
+  public func changeChatPrivilege(_ privilege: ChatPrivilege) -> VideoSDKError {
+    guard let sdk else { return .uninitialize }
+    guard privilege != .unknown else {
+      return sdk.isInitialized ? .invalidParameter : .uninitialize
+    }
+    return sdk.perform(.changeChatPrivilege(privilege))
+  }
+
+  /// Who may chat now; ``SessionCore/ChatPrivilege/unknown`` outside a session.
+  public func getChatPrivilege() -> ChatPrivilege {
+    guard let sdk, sdk.store.state.isInSession else { return .unknown }
+    return sdk.store.state.chatPrivilege
+  }
+}

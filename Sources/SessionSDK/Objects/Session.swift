@@ -1,0 +1,126 @@
+import SessionCore
+
+/// The session an SDK instance joined: `ZoomVideoSDKSession`.
+///
+/// ``VideoSDK/joinSession(_:)`` returns it; ``VideoSDK/getSession()`` returns it until the
+/// local user leaves. Its getters read the instance's replica (``VideoSDK/store``) live; after
+/// the session ends they answer with what was last known.
+///
+/// The session holds one ``User`` per user id, created on first use and kept while the user is
+/// present, so looking a user up is O(1) and callbacks hand out the same object every time.
+///
+/// > Important: Not `Sendable`. Confined to the isolation domain of the ``VideoSDK`` that made
+/// > it (usually the main actor).
+public final class Session {
+  weak var sdk: VideoSDK?
+  var name: String
+  var password: String?
+  var myselfID: UserID?
+  var users: [UserID: User] = [:]
+  var shareActions: [UserID: ShareAction] = [:]
+
+  init(sdk: VideoSDK, name: String, password: String?) {
+    self.sdk = sdk
+    self.name = name
+    self.password = password
+  }
+
+  // MARK: Live reads
+
+  /// The replica, while this is the instance's current session.
+  var liveState: SessionState? {
+    guard let sdk, sdk.currentSession === self else { return nil }
+    return sdk.store.state
+  }
+
+  func liveParticipant(_ id: UserID) -> Participant? {
+    guard let sdk, sdk.currentSession === self else { return nil }
+    return sdk.store.state.participants[id]
+  }
+
+  func liveShare(of owner: UserID) -> ActiveShare? {
+    guard let sdk, sdk.currentSession === self else { return nil }
+    return sdk.store.state.shares[owner]
+  }
+
+  /// The handle for a user id, created on first use.
+  func user(for id: UserID) -> User {
+    if let user = users[id] { return user }
+    let user = User(id: id, session: self)
+    users[id] = user
+    return user
+  }
+
+  /// The share action of an owner, created on first use.
+  func shareAction(for owner: UserID) -> ShareAction {
+    if let action = shareActions[owner] { return action }
+    let action = ShareAction(owner: owner, session: self)
+    shareActions[owner] = action
+    return action
+  }
+
+  /// Drops the handles of a user who left; objects the app holds keep their last-known values.
+  func forget(_ id: UserID) {
+    users.removeValue(forKey: id)
+    shareActions.removeValue(forKey: id)
+  }
+
+  // MARK: SDK API
+
+  /// The session name, as the session's creator spelled it once joined.
+  public func getSessionName() -> String? {
+    liveState?.sessionName ?? name
+  }
+
+  /// The service's session id, for the host only (`nil` for everyone else, as in the SDK).
+  public func getSessionID() -> String? {
+    guard let state = liveState, state.isHost else { return nil }
+    return state.sessionID
+  }
+
+  /// The password this instance joined with, if any.
+  public func getSessionPassword() -> String? {
+    password
+  }
+
+  /// The host, if there is one.
+  public func getSessionHost() -> User? {
+    guard let hostID = liveState?.hostID else { return nil }
+    return user(for: hostID)
+  }
+
+  /// The host's display name, if there is a host.
+  public func getSessionHostName() -> String? {
+    liveState?.host?.name
+  }
+
+  /// The local user, once joined.
+  public func getMySelf() -> User? {
+    guard let myselfID else { return nil }
+    return user(for: myselfID)
+  }
+
+  /// Everyone but the local user, in join order; `nil` when not in the session.
+  ///
+  /// - Complexity: O(participants).
+  public func getRemoteUsers() -> [User]? {
+    guard let state = liveState, state.phase.acceptsSessionEvents else { return nil }
+    return state.remoteUsers.map { user(for: $0.id) }
+  }
+
+  /// Everyone present, the local user included, in display order: host, managers, others,
+  /// each by join order. Not in the SDK; what seed apps compute by hand.
+  ///
+  /// - Complexity: O(participants).
+  public func getOrderedUsers() -> [User] {
+    guard let state = liveState else { return [] }
+    return state.orderedUserIDs.map { user(for: $0) }
+  }
+
+  /// The user with this id, if present (or held because they just left).
+  public func user(withID id: UserID) -> User? {
+    if let user = users[id] { return user }
+    guard liveParticipant(id) != nil else { return nil }
+    return user(for: id)
+  }
+}

@@ -1,0 +1,83 @@
+import SessionCore
+
+/// A user in a session: `ZoomVideoSDKUser`.
+///
+/// A handle: it holds the user's id and reads everything else live from the replica. After
+/// the user leaves (or the local user leaves the session), it answers with the participant as
+/// last known.
+///
+/// > Important: Not `Sendable`. Confined to the isolation domain of the ``VideoSDK`` that made
+/// > it (usually the main actor).
+public final class User: Identifiable {
+  /// The user's id.
+  public let id: UserID
+  weak var session: Session?
+  var lastKnown: Participant?
+  private var videoCanvas: VideoCanvas?
+  private var shareCanvas: VideoCanvas?
+
+  init(id: UserID, session: Session?) {
+    self.id = id
+    self.session = session
+  }
+
+  /// Everything known about the user: live while present, else as last known.
+  public var participant: Participant? {
+    session?.liveParticipant(id) ?? lastKnown
+  }
+
+  /// Whether the user is in the session now.
+  public var isPresent: Bool {
+    session?.liveParticipant(id) != nil
+  }
+
+  /// The user's id as the SDK's `NSInteger` (`getUserID`); also ``getID()``.
+  public func getUserID() -> Int { Int(id.rawValue) }
+
+  /// The user's id, as seed apps call it.
+  public func getID() -> Int { Int(id.rawValue) }
+
+  /// The display name.
+  public func getUserName() -> String? { participant?.name }
+
+  /// The display name, as seed apps call it.
+  public func getName() -> String? { participant?.name }
+
+  /// The token's `user_key`, if it had one.
+  public func getCustomUserId() -> String? { participant?.customUserKey }
+
+  /// Whether the user is the host.
+  public func isHost() -> Bool { participant?.role == .host }
+
+  /// Whether the user is a manager.
+  public func isManager() -> Bool { participant?.role == .manager }
+
+  /// Audio connection, mute and talking state (`audioType`, `isMuted`, `talking`).
+  public func audioStatus() -> AudioStatus? { participant?.audio }
+
+  /// The user's overall network quality.
+  public func getOverallNetworkLevel() -> NetworkQuality { participant?.networkQuality ?? .none }
+
+  /// The user's video canvas; video on or off is ``VideoCanvas/videoStatus()``, not a user
+  /// property, as in the SDK.
+  public func getVideoCanvas() -> VideoCanvas? {
+    if let videoCanvas { return videoCanvas }
+    let canvas = VideoCanvas(userID: id, isShare: false, user: self)
+    videoCanvas = canvas
+    return canvas
+  }
+
+  /// The canvas of the user's share.
+  func getShareCanvas() -> VideoCanvas {
+    if let shareCanvas { return shareCanvas }
+    let canvas = VideoCanvas(userID: id, isShare: true, user: self)
+    shareCanvas = canvas
+    return canvas
+  }
+
+  /// The user's live shares (at most one); empty when not sharing.
+  public func getShareActionList() -> [ShareAction]? {
+    guard let session, session.liveShare(of: id) != nil else { return [] }
+    return [session.shareAction(for: id)]
+  }
+}

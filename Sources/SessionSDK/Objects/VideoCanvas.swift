@@ -1,0 +1,57 @@
+import SessionCore
+
+/// Where a user's video or share is shown: `ZoomVideoSDKVideoCanvas`.
+///
+/// The engine renders nothing. Subscriptions are local-only records, beside the replica, of
+/// which views show whom: the video subscription limit
+/// (``SessionCore/SessionLimits/maxVideoSubscriptions``) counts them, and
+/// ``ShareHelper/createAnnotationHelper(_:)`` finds the share a view shows through them.
+///
+/// > Important: Not `Sendable`. Confined to the isolation domain of the ``VideoSDK`` that made
+/// > it. Views are held weakly.
+public final class VideoCanvas {
+  /// Whose video or share this is.
+  public let userID: UserID
+  /// Whether this canvas shows a share rather than a camera.
+  public let isShareCanvas: Bool
+  private weak var user: User?
+
+  init(userID: UserID, isShare: Bool, user: User) {
+    self.userID = userID
+    self.isShareCanvas = isShare
+    self.user = user
+  }
+
+  /// Whether the user's camera is on (`videoStatus()?.on`); `nil` if nothing is known.
+  public func videoStatus() -> VideoStatus? {
+    guard let participant = user?.participant else { return nil }
+    return VideoStatus(on: participant.isVideoOn)
+  }
+
+  /// Shows this canvas in `view`.
+  ///
+  /// Over the video subscription limit the call returns `Errors_Session_Video_Error` and
+  /// ``VideoSDKDelegate/onVideoCanvasSubscribeFail(_:user:view:)`` reports
+  /// ``SubscribeFailReason/hasSubscribeExceededLimit``.
+  ///
+  /// - Returns: `Errors_Invalid_Parameter` for a `nil` view or a user who is not present,
+  ///   `Errors_Not_In_Session` outside a session.
+  @discardableResult
+  public func subscribe(
+    with view: AnyObject?, aspectMode: VideoAspect, andResolution resolution: VideoResolution
+  ) -> VideoSDKError {
+    guard let session = user?.session, let sdk = session.sdk else { return .uninitialize }
+    return sdk.subscribe(
+      self, in: session, view: view, aspect: aspectMode, resolution: resolution)
+  }
+
+  /// Stops showing this canvas in `view`.
+  ///
+  /// - Returns: `Errors_Invalid_Parameter` for a `nil` view; success otherwise, subscribed or
+  ///   not.
+  @discardableResult
+  public func unSubscribe(with view: AnyObject?) -> VideoSDKError {
+    guard let session = user?.session, let sdk = session.sdk else { return .uninitialize }
+    return sdk.unsubscribe(self, in: session, view: view)
+  }
+}

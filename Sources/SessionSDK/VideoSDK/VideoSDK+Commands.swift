@@ -1,0 +1,75 @@
+import SessionCore
+import SessionTransport
+
+extension VideoSDK {
+  /// Checks a command against the shared rules and sends it.
+  ///
+  /// Nothing changes locally: the replica follows when the service's events arrive.
+  ///
+  /// - Parameters:
+  ///   - command: What to ask the service.
+  ///   - pending: What to undo or report if the service refuses it.
+  ///   - willSend: Local-only bookkeeping that must precede the send (a synchronous link may
+  ///     deliver the answer before `send` returns).
+  /// - Returns: `Errors_Uninitialize`, `Errors_Not_In_Session`, the rule's error, or success
+  ///   once sent.
+  func perform(
+    _ command: SessionCommand, pending: PendingCommand? = nil, willSend: () -> Void = {}
+  ) -> VideoSDKError {
+    guard configuration != nil else { return .uninitialize }
+    guard let link, let me = store.state.myselfID else { return .notInSession }
+    let verdict = store.state.authorize(command, by: me)
+    guard verdict == .success else { return verdict }
+    nextCommandID &+= 1
+    let id = nextCommandID
+    if let pending { pendingCommands[id] = pending }
+    willSend()
+    link.send(.command(id, command))
+    return .success
+  }
+
+  /// The limits in force, or the defaults before `initialize`.
+  var limits: SessionLimits { configuration?.limits ?? SessionLimits() }
+
+  // MARK: Canvas subscriptions (local only)
+
+  func subscribe(
+    _ canvas: VideoCanvas, in session: Session, view: AnyObject?, aspect: VideoAspect,
+    resolution: VideoResolution
+  ) -> VideoSDKError {
+    guard configuration != nil else { return .uninitialize }
+    guard currentSession === session, store.state.isInSession else { return .notInSession }
+    guard let view, store.state.participants[canvas.userID] != nil else {
+      return .invalidParameter
+    }
+    if canvas.isShareCanvas {
+      subscriptions.subscribeShare(of: canvas.userID, to: view)
+      return .success
+    }
+    let outcome = subscriptions.subscribeVideo(
+      of: canvas.userID, to: view, aspect: aspect, resolution: resolution,
+      limit: limits.maxVideoSubscriptions)
+    guard outcome != .overLimit else {
+      log(.info, "video subscription to \(canvas.userID) over the limit")
+      fireLocal(
+        .onVideoCanvasSubscribeFail(.hasSubscribeExceededLimit, user: canvas.userID), view: view)
+      return .sessionVideoError
+    }
+    return .success
+  }
+
+  func unsubscribe(_ canvas: VideoCanvas, in session: Session, view: AnyObject?) -> VideoSDKError {
+    guard configuration != nil else { return .uninitialize }
+    guard let view else { return .invalidParameter }
+    guard currentSession === session else { return .success }
+    if canvas.isShareCanvas {
+      subscriptions.unsubscribeShare(of: canvas.userID, from: view)
+    } else {
+      subscriptions.unsubscribeVideo(of: canvas.userID, from: view)
+    }
+    return .success
+  }
+
+  /// How many views show video now (local-only).
+  public var videoSubscriptionCount: Int { subscriptions.videoSubscriptionCount }
+}

@@ -1,0 +1,130 @@
+import SessionCore
+
+extension VideoSDK {
+  /// Turns a callback value into the delegate call with live objects.
+  ///
+  /// Bookkeeping that must happen whether or not anyone listens (releasing an annotation
+  /// helper, recording a share's last status) happens first; then the observer sees the value,
+  /// then the delegate gets the call.
+  func deliver(_ callback: VideoSDKCallback, view: AnyObject?) {
+    var releasedHelper: AnnotationHelper?
+    switch callback {
+    case .onAnnotationHelperCleanUp(let owner):
+      releasedHelper = annotationHelpers.removeValue(forKey: owner)
+      releasedHelper?.markCleanedUp()
+    case .onUserShareStatusChanged(let owner, let status, let kind):
+      currentSession?.shareActions[owner]?.record(status: status, kind: kind)
+    default:
+      break
+    }
+    callbackObserver?(callback)
+    guard let delegate else { return }
+    switch callback {
+    case .onSessionJoin:
+      delegate.onSessionJoin()
+    case .onSessionLeave(let reason):
+      delegate.onSessionLeave(reason)
+    case .onSessionLeaveLegacy:
+      delegate.onSessionLeave()
+    case .onError(let error, let detail):
+      delegate.onError(error, detail: detail)
+    case .onSessionNeedPassword:
+      delegate.onSessionNeedPassword(passwordCompletion())
+    case .onSessionPasswordWrong:
+      delegate.onSessionPasswordWrong(passwordCompletion())
+    case .onSystemPermissionRequired(let type):
+      delegate.onSystemPermissionRequired(type)
+
+    case .onUserJoin(let ids):
+      delegate.onUserJoin(userHelper, users: users(ids))
+    case .onUserLeave(let ids):
+      delegate.onUserLeave(userHelper, users: users(ids))
+    case .onUserHostChanged(let id):
+      delegate.onUserHostChanged(userHelper, users: user(id))
+    case .onUserManagerChanged(let id):
+      delegate.onUserManagerChanged(user(id))
+    case .onUserNameChanged(let id):
+      delegate.onUserNameChanged(user(id))
+    case .onUserActiveAudioChanged(let ids):
+      delegate.onUserActiveAudioChanged(userHelper, users: users(ids))
+
+    case .onUserVideoStatusChanged(let ids):
+      delegate.onUserVideoStatusChanged(videoHelper, user: users(ids))
+    case .onUserOverallNetworkStatusChanged(let level, let id):
+      delegate.onUserOverallNetworkStatusChanged(level, user: user(id))
+    case .onVideoCanvasSubscribeFail(let reason, let id):
+      delegate.onVideoCanvasSubscribeFail(reason, user: user(id), view: view)
+
+    case .onUserAudioStatusChanged(let ids):
+      delegate.onUserAudioStatusChanged(audioHelper, user: users(ids))
+    case .onHostAskUnmute:
+      delegate.onHostAskUnmute()
+
+    case .onUserShareStatusChanged(let owner, let status, let kind):
+      let action = shareAction(owner)
+      action.record(status: status, kind: kind)
+      delegate.onUserShareStatusChanged(shareHelper, user: user(owner), shareAction: action)
+    case .onFailedToStartShare(let id):
+      delegate.onFailedToStartShare(shareHelper, user: user(id))
+    case .onShareSettingChanged(let setting):
+      delegate.onShareSettingChanged(setting)
+    case .onShareContentChanged(let owner, let kind):
+      let action = shareAction(owner)
+      action.lastKind = kind
+      delegate.onShareContentChanged(shareHelper, user: user(owner), shareAction: action)
+
+    case .onAnnotationHelperCleanUp:
+      delegate.onAnnotationHelperCleanUp(releasedHelper)
+    case .onAnnotationPrivilegeChangeWithUser(let owner, _):
+      delegate.onAnnotationPrivilegeChange(with: user(owner), shareAction: shareAction(owner))
+    case .onAnnotationPrivilegeChange(let enable, let owner):
+      delegate.onAnnotationPrivilegeChange(enable, shareOwner: user(owner))
+    case .onAnnotationToolTypeChanged(let owner, let toolType):
+      let helper = annotationHelpers[owner]
+      delegate.onAnnotationToolTypeChanged(helper, view: view ?? helper?.view, toolType: toolType)
+
+    case .onChatNewMessageNotify(let message):
+      let me = currentSession?.myselfID
+      let info = ChatMessageInfo(
+        message: message,
+        senderUser: user(message.sender),
+        receiverUser: message.receiver.map { user($0) },
+        isSelfSend: message.sender == me)
+      delegate.onChatNewMessageNotify(chatHelper, message: info)
+    case .onChatMsgDeleteNotification(let messageID, let deleteBy):
+      delegate.onChatMsgDeleteNotification(chatHelper, messageID: messageID, deleteBy: deleteBy)
+    case .onChatPrivilegeChanged(let privilege):
+      delegate.onChatPrivilegeChanged(chatHelper, privilege: privilege)
+    }
+  }
+
+  /// The handle for a user id: the session's cached one, or a detached one outside a session.
+  private func user(_ id: UserID) -> User {
+    currentSession?.user(for: id) ?? User(id: id, session: nil)
+  }
+
+  private func users(_ ids: [UserID]) -> [User] {
+    guard let session = currentSession else { return ids.map { User(id: $0, session: nil) } }
+    return ids.map { session.user(for: $0) }
+  }
+
+  private func shareAction(_ owner: UserID) -> ShareAction {
+    if let session = currentSession { return session.shareAction(for: owner) }
+    let detached = Session(sdk: self, name: "", password: nil)
+    return detached.shareAction(for: owner)
+  }
+
+  private func passwordCompletion() -> (String?, Bool) -> VideoSDKError {
+    let prompt = passwordPrompt
+    return { [weak self] password, leave in
+      guard let self else { return .uninitialize }
+      return self.answerPassword(prompt: prompt, password: password, leave: leave)
+    }
+  }
+
+  /// Fires a callback that no event causes (a local refusal or a local tool change), in order
+  /// with the others.
+  func fireLocal(_ callback: VideoSDKCallback, view: AnyObject? = nil) {
+    submit(.callback(callback, view: WeakView(view: view)))
+  }
+}

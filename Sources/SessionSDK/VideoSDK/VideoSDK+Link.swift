@@ -1,0 +1,234 @@
+import SessionCore
+import SessionTransport
+
+extension VideoSDK {
+  // MARK: The link
+
+  /// Opens a fresh link for a join; messages from older links are ignored from now on.
+  func openLink(_ factory: any SessionLinkFactory) -> any SessionLink {
+    closeLink()
+    let link = factory.makeLink()
+    self.link = link
+    let generation = linkGeneration
+    link.start { [weak self] event in
+      guard let self else { return }
+      switch event {
+      case .message(let message):
+        self.submit(.message(message, generation: generation))
+      case .closed(let reason):
+        self.submit(.linkClosed(reason, generation: generation))
+      }
+    }
+    return link
+  }
+
+  /// Closes the current link, if any; harmless twice.
+  func closeLink() {
+    linkGeneration &+= 1
+    isPasswordPromptOpen = false
+    guard let link else { return }
+    self.link = nil
+    link.close()
+  }
+
+  // MARK: The pump
+
+  /// Runs `work` now, or after the work in progress when called from inside it (from a
+  /// callback, a store observer or a link delivering synchronously). Everything that changes
+  /// the replica goes through here, so each event's callbacks finish before the next applies.
+  func submit(_ work: Work) {
+    inbox.append(work)
+    guard !isPumping else { return }
+    isPumping = true
+    defer { isPumping = false }
+    while inboxHead < inbox.count {
+      let next = inbox[inboxHead]
+      inboxHead += 1
+      process(next)
+      if inboxHead > 1_024, inboxHead * 2 > inbox.count {
+        inbox.removeFirst(inboxHead)
+        inboxHead = 0
+      }
+    }
+    inbox.removeAll(keepingCapacity: true)
+    inboxHead = 0
+  }
+
+  private func process(_ work: Work) {
+    switch work {
+    case .local(let event):
+      apply(event)
+    case .message(let message, let generation):
+      guard generation == linkGeneration, link != nil else { return }
+      handle(message)
+    case .linkClosed(let reason, let generation):
+      guard generation == linkGeneration, link != nil else { return }
+      linkDidClose(reason)
+    case .callback(let callback, let view):
+      deliver(callback, view: view.view)
+    case .replay(let event, let result):
+      result.applied = startReplay(event)
+    }
+  }
+
+  // MARK: Service messages
+
+  private func handle(_ message: ServerMessage) {
+    switch message {
+    case .joined(let snapshot, let token):
+      let phase = store.state.phase
+      guard phase == .joining || phase == .inSession else {
+        ignore("joined while \(phase)")
+        return
+      }
+      resumeToken = token
+      isPasswordPromptOpen = false
+      currentSession?.myselfID = snapshot.myself
+      if apply(.sessionJoined(snapshot)) {
+        lastServiceSequence = snapshot.sequence
+      } else if phase == .joining {
+        closeLink()
+        apply(.joinFailed(error: .sessionJoinFailed))
+      }
+
+    case .joinRefused(let error):
+      guard store.state.phase == .joining else {
+        ignore("joinRefused(\(error.sdkName)) while \(store.state.phase)")
+        return
+      }
+      closeLink()
+      apply(.joinFailed(error: error))
+
+    case .passwordRequired(let wrong):
+      guard store.state.phase == .joining else {
+        ignore("passwordRequired while \(store.state.phase)")
+        return
+      }
+      passwordPrompt &+= 1
+      isPasswordPromptOpen = true
+      deliver(wrong ? .onSessionPasswordWrong : .onSessionNeedPassword, view: nil)
+
+    case .events(let batch):
+      applyBatch(batch)
+
+    case .notice(let event):
+      guard !Self.isLifecycle(event) else {
+        ignore("lifecycle event \(event.name) as a notice")
+        return
+      }
+      apply(event)
+
+    case .commandFailed(let id, let error):
+      let pending = pendingCommands.removeValue(forKey: id)
+      log(.info, "command \(id) refused: \(error.sdkName)")
+      apply(.errorOccurred(error: error, detail: Int(id)))
+      switch pending {
+      case .startShare?:
+        if let me = currentSession?.myselfID { deliver(.onFailedToStartShare(me), view: nil) }
+      case .startAnnotation(let owner)?:
+        annotationHelpers[owner]?.isStarted = false
+      case nil:
+        break
+      }
+
+    case .left(let reason):
+      let phase = store.state.phase
+      closeLink()
+      if phase == .joining {
+        apply(.joinFailed(error: .sessionJoinFailed))
+      } else if phase.acceptsSessionEvents {
+        apply(.sessionLeft(reason: reason))
+      } else {
+        ignore("left while \(phase)")
+      }
+
+    case .heartbeat:
+      break
+    }
+  }
+
+  private func applyBatch(_ batch: EventBatch) {
+    for (offset, event) in batch.events.enumerated() {
+      let sequence = batch.firstSequence + UInt64(offset)
+      guard sequence > lastServiceSequence else {
+        diagnostics.duplicateEventsDropped += 1
+        continue
+      }
+      if sequence > lastServiceSequence + 1 {
+        diagnostics.sequenceGaps += 1
+        log(.warning, "events \(lastServiceSequence + 1)..<\(sequence) missing; applying on")
+      }
+      lastServiceSequence = sequence
+      guard !Self.isLifecycle(event) else {
+        ignore("lifecycle event \(event.name) in a batch")
+        continue
+      }
+      apply(event)
+    }
+  }
+
+  private func linkDidClose(_ reason: LinkCloseReason) {
+    let phase = store.state.phase
+    closeLink()
+    log(.warning, "link closed (\(reason)) while \(phase)")
+    switch phase {
+    case .joining:
+      apply(.joinFailed(error: .sessionJoinFailed))
+    case .inSession:
+      apply(.sessionLeft(reason: .networkError))
+    case .leaving:
+      apply(.sessionLeft(reason: .bySelf))
+    default:
+      break
+    }
+  }
+
+  /// Answers a password prompt; the completion handed to the delegate calls it.
+  func answerPassword(prompt: UInt64, password: String?, leave: Bool) -> VideoSDKError {
+    guard let configuration else { return .uninitialize }
+    guard isPasswordPromptOpen, prompt == passwordPrompt, let link,
+      store.state.phase == .joining
+    else { return .wrongUsage }
+    if leave {
+      isPasswordPromptOpen = false
+      link.send(.password(nil))
+      return .success
+    }
+    guard let password, !password.isEmpty else { return .invalidParameter }
+    guard Self.isValidPassword(password, limits: configuration.limits) else {
+      return .joinSessionInvalidPassword
+    }
+    isPasswordPromptOpen = false
+    currentSession?.password = password
+    link.send(.password(password))
+    return .success
+  }
+
+  static func isLifecycle(_ event: SessionEvent) -> Bool {
+    switch event {
+    case .initialized, .cleanedUp, .joinRequested, .sessionJoined, .joinFailed, .leaveRequested,
+      .sessionLeft:
+      true
+    default:
+      false
+    }
+  }
+
+  private func ignore(_ what: String) {
+    diagnostics.ignoredMessages += 1
+    log(.warning, "ignored \(what)")
+  }
+
+  // MARK: Logging
+
+  func log(_ level: SDKLogRecord.Level, _ message: @autoclosure () -> String) {
+    let keep = configuration?.enableLog ?? false
+    guard keep || logHandler != nil else { return }
+    let record = SDKLogRecord(level: level, message: message(), timestamp: clock.now())
+    logHandler?(record)
+    if keep {
+      if recentLogs.count >= 256 { recentLogs.removeFirst(recentLogs.count - 255) }
+      recentLogs.append(record)
+    }
+  }
+}

@@ -1,0 +1,263 @@
+import SessionCore
+import SessionTransport
+
+/// One SDK instance: `ZoomVideoSDK`, as an object you can make many of.
+///
+/// Each instance is one member of (at most) one session at a time. It reaches a session
+/// service through the link factory given to ``initialize(_:)``, keeps its replica of the
+/// session in ``store``, and reports what happens to its ``delegate`` through the callbacks
+/// that ``CallbackMapping`` derives from each applied event.
+///
+/// ```swift
+/// let sdk = VideoSDK()
+/// sdk.initialize(InitParams(domain: "zoom.us", transport: network))
+/// sdk.delegate = viewModel
+/// let session = sdk.joinSession(SessionContext(token: jwt, sessionName: "Algebra101",
+///                                              userName: "Ada"))
+/// ```
+///
+/// Seed code that reaches for the singleton, `ZoomVideoSDK.shareInstance()?.getSession()…`,
+/// ports as `VideoSDK.shareInstance()?.getSession()…`.
+///
+/// Everything before a successful ``initialize(_:)`` returns `Errors_Uninitialize` (and
+/// ``joinSession(_:)`` returns `nil`). Helper calls that change the session check the shared
+/// permission rules (``SessionCore/SessionState/authorize(_:by:)``) first, return the SDK's
+/// error at once when they fail, and otherwise send a command; the replica changes only when
+/// the service's events come back (or by the instance's own lifecycle events). The service
+/// may still refuse; that arrives as ``VideoSDKDelegate/onError(_:detail:)`` with the command's
+/// id as detail.
+///
+/// > Important: Not `Sendable`. An instance, and every object it hands out (``Session``,
+/// > ``User``, helpers), is confined to the isolation domain that created it, usually the main
+/// > actor. Its link must deliver on that domain too. Callbacks may fire before the call that
+/// > caused them returns when the link delivers synchronously (as ``InProcessNetwork`` does in
+/// > immediate mode).
+public final class VideoSDK {
+  /// The shared instance, for code written against the SDK's singleton.
+  @MainActor public static let shared = VideoSDK()
+
+  /// The shared instance, as `ZoomVideoSDK.shareInstance()` returns it (never `nil` here; the
+  /// optional keeps seed code's `shareInstance()?.` chains compiling unchanged).
+  @MainActor public static func shareInstance() -> VideoSDK? { shared }
+
+  /// The instance's replica of its session: observe it to drive UI without a delegate.
+  ///
+  /// The same store lives as long as the instance, across sessions and ``cleanup()``.
+  public let store: SessionStore
+
+  /// Receives callbacks; held weakly, as in the SDK.
+  public weak var delegate: (any VideoSDKDelegate)?
+
+  /// Sees every callback as a value, just before the delegate gets it, whether or not there
+  /// is a delegate. For recorders and test support.
+  public var callbackObserver: ((VideoSDKCallback) -> Void)?
+
+  /// Receives every log line.
+  public var logHandler: ((SDKLogRecord) -> Void)?
+
+  /// The most recent log lines (up to 256), kept when ``InitParams/enableLog`` is on.
+  public internal(set) var recentLogs: [SDKLogRecord] = []
+
+  /// The sequence number of the last service event applied in the current (or last) session;
+  /// events numbered at or below it are dropped as duplicates.
+  public internal(set) var lastServiceSequence: UInt64 = 0
+
+  /// Counts of duplicate, missing and rejected service input.
+  public internal(set) var diagnostics = LinkDiagnostics()
+
+  struct Configuration {
+    var domain: String
+    var enableLog: Bool
+    var transport: any SessionLinkFactory
+    var limits: SessionLimits
+  }
+
+  enum PendingCommand {
+    case startShare
+    case startAnnotation(shareOwner: UserID)
+  }
+
+  enum Work {
+    case local(SessionEvent)
+    case message(ServerMessage, generation: UInt64)
+    case linkClosed(LinkCloseReason, generation: UInt64)
+    case callback(VideoSDKCallback, view: WeakView)
+    case replay(SessionEvent, ReplayResult)
+  }
+
+  var configuration: Configuration?
+  let clock: ClockBox
+  var link: (any SessionLink)?
+  var linkGeneration: UInt64 = 0
+  var currentSession: Session?
+  var resumeToken: UInt64?
+  var nextCommandID: CommandID = 0
+  var pendingCommands: [CommandID: PendingCommand] = [:]
+  var passwordPrompt: UInt64 = 0
+  var isPasswordPromptOpen = false
+  var inbox: [Work] = []
+  var inboxHead = 0
+  var isPumping = false
+  var callbackBuffer: [VideoSDKCallback] = []
+  var annotationHelpers: [UserID: AnnotationHelper] = [:]
+  var subscriptions = CanvasSubscriptions()
+  var lastInAppShareStart: Int64?
+  weak var annotationView: AnyObject?
+
+  lazy var videoHelper = VideoHelper(sdk: self)
+  lazy var audioHelper = AudioHelper(sdk: self)
+  lazy var shareHelper = ShareHelper(sdk: self)
+  lazy var userHelper = UserHelper(sdk: self)
+  lazy var chatHelper = ChatHelper(sdk: self)
+
+  /// Creates an uninitialized instance.
+  public init() {
+    let clock = ClockBox()
+    self.clock = clock
+    store = SessionStore(now: { clock.now() })
+  }
+
+  /// The engine's version string.
+  public func getSDKVersion() -> String { "SessionEngine 0.1" }
+
+  /// Whether ``initialize(_:)`` succeeded and ``cleanup()`` has not run since.
+  public var isInitialized: Bool { configuration != nil }
+
+  // MARK: Lifecycle
+
+  /// Makes the instance ready: must come before anything else.
+  ///
+  /// - Returns: `Errors_Success`; `Errors_Invalid_Parameter` when the domain is empty or there
+  ///   is no transport; `Errors_Wrong_Usage` when already initialized (nothing changes).
+  @discardableResult
+  public func initialize(_ params: InitParams) -> VideoSDKError {
+    guard configuration == nil else { return .wrongUsage }
+    guard !params.domain.isEmpty, let transport = params.transport else {
+      return .invalidParameter
+    }
+    configuration = Configuration(
+      domain: params.domain, enableLog: params.enableLog, transport: transport,
+      limits: params.limits)
+    clock.now = params.clock
+    submit(.local(.initialized))
+    log(.info, "initialized for \(params.domain)")
+    return .success
+  }
+
+  /// Returns the instance to before ``initialize(_:)``: the replica empties, helpers and
+  /// subscriptions are released. The delegate stays.
+  ///
+  /// - Returns: `Errors_Success`; `Errors_Uninitialize` before ``initialize(_:)``;
+  ///   `Errors_Wrong_Usage` while joining, in a session or leaving (leave first).
+  @discardableResult
+  public func cleanup() -> VideoSDKError {
+    guard configuration != nil else { return .uninitialize }
+    guard link == nil, !store.state.phase.acceptsSessionEvents, store.state.phase != .joining
+    else { return .wrongUsage }
+    submit(.local(.cleanedUp))
+    configuration = nil
+    currentSession = nil
+    annotationHelpers.removeAll()
+    subscriptions.removeAll()
+    pendingCommands.removeAll()
+    lastInAppShareStart = nil
+    annotationView = nil
+    clock.now = { 0 }
+    return .success
+  }
+
+  /// Joins (or creates) a session.
+  ///
+  /// The context is checked before anything is sent; a failure returns `nil` and reports the
+  /// error through ``VideoSDKDelegate/onError(_:detail:)`` (empty session name 1500, empty
+  /// token 1501, empty user name 1502, characters outside the documented set 1503, a password
+  /// over 10 characters or not printable ASCII 1504, a session name over 150 characters
+  /// 1506). User names over 200 characters are truncated. Joining while joining or in a
+  /// session returns `nil` and reports `Errors_Session_Already_In_Progress`, changing nothing
+  /// else.
+  ///
+  /// The outcome arrives later: ``VideoSDKDelegate/onSessionJoin()`` then
+  /// ``VideoSDKDelegate/onUserJoin(_:users:)`` with everyone present, or
+  /// ``VideoSDKDelegate/onError(_:detail:)``.
+  ///
+  /// - Returns: The session object, or `nil` when the join could not start.
+  @discardableResult
+  public func joinSession(_ context: SessionContext) -> Session? {
+    guard let configuration else { return nil }
+    if link != nil || !store.state.phase.canJoin {
+      log(.warning, "joinSession while \(store.state.phase)")
+      submit(.local(.errorOccurred(error: .sessionAlreadyInProgress, detail: 0)))
+      return nil
+    }
+    let userName = String(context.userName.prefix(configuration.limits.maxUserNameLength))
+    let password = context.sessionPassword.flatMap { $0.isEmpty ? nil : $0 }
+    if let error = Self.validate(context, password: password, limits: configuration.limits) {
+      log(.info, "join refused locally: \(error.sdkName)")
+      submit(.local(.joinRequested(sessionName: context.sessionName, userName: userName)))
+      submit(.local(.joinFailed(error: error)))
+      return nil
+    }
+    let session = Session(sdk: self, name: context.sessionName, password: password)
+    currentSession = session
+    lastServiceSequence = 0
+    resumeToken = nil
+    pendingCommands.removeAll()
+    submit(.local(.joinRequested(sessionName: context.sessionName, userName: userName)))
+    let request = JoinRequest(
+      sessionName: context.sessionName,
+      userName: userName,
+      token: context.token,
+      password: password,
+      connectAudio: context.audioOption.connect,
+      muteAudio: context.audioOption.mute,
+      videoOn: context.videoOption.localVideoOn,
+      idleTimeoutMinutes: context.sessionIdleTimeoutMins)
+    let link = openLink(configuration.transport)
+    link.send(.join(request))
+    return session
+  }
+
+  /// Leaves the session; with `end` true the host ends it for everyone (anyone else just
+  /// leaves, per engine policy).
+  ///
+  /// The outcome arrives as ``VideoSDKDelegate/onSessionLeave(_:)``.
+  ///
+  /// - Returns: `Errors_Success`; `Errors_Uninitialize` before ``initialize(_:)``;
+  ///   `Errors_Session_Disconnecting` when already leaving; `Errors_Not_In_Session` otherwise.
+  @discardableResult
+  public func leaveSession(_ end: Bool) -> VideoSDKError {
+    guard configuration != nil else { return .uninitialize }
+    switch store.state.phase {
+    case .inSession:
+      break
+    case .leaving:
+      return .sessionDisconnecting
+    default:
+      return .notInSession
+    }
+    guard let link else { return .notInSession }
+    submit(.local(.leaveRequested))
+    nextCommandID &+= 1
+    link.send(.command(nextCommandID, .leave(end: end)))
+    return .success
+  }
+
+  /// The session being joined or in progress; `nil` once it ended.
+  public func getSession() -> Session? { currentSession }
+
+  /// Whether the local user is in a session.
+  public func isInSession() -> Bool { store.state.phase == .inSession }
+
+  // MARK: Helpers
+
+  /// The video helper (camera on and off).
+  public func getVideoHelper() -> VideoHelper { videoHelper }
+  /// The audio helper (connect, mute, unmute).
+  public func getAudioHelper() -> AudioHelper { audioHelper }
+  /// The share helper (share, lock, multi-share, annotation helpers).
+  public func getShareHelper() -> ShareHelper { shareHelper }
+  /// The user helper (roles, names, removal).
+  public func getUserHelper() -> UserHelper { userHelper }
+  /// The chat helper.
+  public func getChatHelper() -> ChatHelper { chatHelper }
+}
