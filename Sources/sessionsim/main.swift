@@ -1,1 +1,42 @@
-print("sessionsim")
+// sessionsim: the SessionEngine command-line tool.
+//
+//   swift run sessionsim <command> [options]
+//
+// Commands register themselves in `Commands.swift`.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func printUsage() {
+  print("usage: sessionsim <command> [options]\n\ncommands:")
+  for name in commands.keys.sorted() {
+    if let command = commands[name] {
+      let padding = String(repeating: " ", count: max(1, 16 - name.count))
+      print("  \(name)\(padding)\(command.summary)")
+    }
+  }
+}
+
+guard let name = arguments.first, !["-h", "--help", "help"].contains(name) else {
+  printUsage()
+  exit(arguments.isEmpty ? 64 : 0)
+}
+guard let command = commands[name] else {
+  print("sessionsim: unknown command '\(name)'\n")
+  printUsage()
+  exit(64)
+}
+do {
+  try command.run(Array(arguments.dropFirst()))
+} catch let failure as CommandFailure {
+  print("sessionsim \(name): \(failure)")
+  exit(failure.status)
+} catch {
+  print("sessionsim \(name): \(error)")
+  exit(1)
+}

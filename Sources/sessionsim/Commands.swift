@@ -1,0 +1,28 @@
+/// A command the tool runs by name.
+struct Command: Sendable {
+  /// One line for the usage text.
+  var summary: String
+  /// Runs the command with the arguments after its name.
+  var run: @Sendable ([String]) throws -> Void
+}
+
+/// A command's failure: the message printed and the exit status.
+struct CommandFailure: Error, CustomStringConvertible {
+  var description: String
+  var status: Int32
+
+  init(_ description: String, status: Int32 = 1) {
+    self.description = description
+    self.status = status
+  }
+}
+
+/// Every command, by the name given on the command line. Add one line per command.
+let commands: [String: Command] = [
+  "demo": Command(
+    summary: "replay the bundled classroom trace, printing the roster as it changes",
+    run: runDemo),
+  "classroom-trace": Command(
+    summary: "print the classroom trace the demo bundles (JSON Lines), regenerated",
+    run: runClassroomTrace),
+]
