@@ -427,3 +427,35 @@ struct CodingTests {
     #expect(try JSONDecoder().decode(SessionEvent.self, from: Data(json.utf8)) == event)
   }
 }
+
+@Suite("The classroom trace that sessionsim demo bundles")
+struct BundledTraceTests {
+  /// `Sources/sessionsim/Resources/classroom.jsonl`, found from this file's path.
+  static func classroomText() throws -> String {
+    let url = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Sources/sessionsim/Resources/classroom.jsonl")
+    return try String(contentsOf: url, encoding: .utf8)
+  }
+
+  @Test func theClassroomTraceParsesAndReplaysCleanly() throws {
+    let parsed = Trace.parse(try Self.classroomText())
+    #expect(parsed.error == nil)
+    #expect(parsed.trace.header.source == "sessionsim classroom-trace")
+    let store = SessionStore()
+    var hosts: [UserID?] = []
+    var sawAnnotation = false
+    var sawChat = false
+    store.addObserver { applied, state in
+      if hosts.last != state.hostID { hosts.append(state.hostID) }
+      if case .annotationStarted = applied.event { sawAnnotation = true }
+      if case .chatMessageReceived = applied.event { sawChat = true }
+    }
+    #expect(parsed.trace.replay(into: store) == nil)
+    #expect(store.lastSequence == UInt64(parsed.trace.events.count))
+    #expect(store.state.phase == .left(.bySelf))
+    // The teacher hosts, leaves, and the manager takes over; then I leave.
+    #expect(hosts == [nil, 101, nil, 104, nil])
+    #expect(sawAnnotation && sawChat)
+  }
+}
