@@ -1,0 +1,329 @@
+import Foundation
+import SessionCore
+@_spi(Testing) import SessionSDK
+import SessionTransport
+import Testing
+
+@Suite("SDK service events and callbacks")
+struct SDKUnitTestsEvents {
+  /// An instance in session as Ada (2) with Grace (1, host) and Alan (3); sequence 10.
+  func joinedRig() throws -> (SDKTestRig, FakeLink) {
+    let links = FakeLinkFactory()
+    let rig = SDKTestRig(transport: links)
+    rig.join()
+    let link = try #require(links.last)
+    link.deliver(.joined(snapshot(myself: 2, users: classroom, sequence: 10), resumeToken: 1))
+    _ = rig.log.take()
+    return (rig, link)
+  }
+
+  @Test func aBatchFiresTheRightCallbacksInOrder() throws {
+    let (rig, link) = try joinedRig()
+    let delegate = RecordingDelegate(sdk: rig.sdk)
+    rig.sdk.delegate = delegate
+    let message = ChatMessage(id: "m1", sender: 3, receiver: nil, content: "hi", timestamp: 5)
+    let events: [SessionEvent] = [
+      .usersJoined([person(4, "Barbara")]),
+      .videoStatusChanged(user: 3, isOn: true),
+      .audioStatusChanged(user: 3, type: .voip, isMuted: false),
+      .activeSpeakersChanged([3]),
+      .shareStatusChanged(user: 3, status: .started, kind: .view),
+      .annotationStarted(user: 3, shareOwner: 3),
+      .annotationPrivilegeChanged(shareOwner: 3, isViewerAnnotationDisabled: true),
+      .shareStatusChanged(user: 3, status: .stopped, kind: .view),
+      .shareSettingChanged(.multi),
+      .managerChanged(user: 4, isManager: true),
+      .hostChanged(newHost: 4),
+      .nameChanged(user: 3, name: "Alan T."),
+      .chatMessageReceived(message),
+      .chatMessageDeleted(messageID: "m1", deletedBy: .host),
+      .chatPrivilegeChanged(.everyonePublicly),
+      .networkStatusChanged(user: 3, quality: .good),
+      .usersLeft([3]),
+    ]
+    link.deliver(.events(EventBatch(firstSequence: 11, events: events)))
+    #expect(
+      rig.log.take() == [
+        .onUserJoin([4]),
+        .onUserVideoStatusChanged([3]),
+        .onUserAudioStatusChanged([3]),
+        .onUserActiveAudioChanged([3]),
+        .onUserShareStatusChanged(3, .started, .view),
+        .onAnnotationPrivilegeChangeWithUser(3, isEnabled: false),
+        .onAnnotationPrivilegeChange(enable: false, shareOwner: 3),
+        .onUserShareStatusChanged(3, .stopped, .view),
+        .onShareSettingChanged(.multi),
+        .onUserManagerChanged(4),
+        .onUserHostChanged(4),
+        .onUserNameChanged(3),
+        .onChatNewMessageNotify(message),
+        .onChatMsgDeleteNotification(messageID: "m1", deleteBy: .host),
+        .onChatPrivilegeChanged(.everyonePublicly),
+        .onUserOverallNetworkStatusChanged(.good, user: 3),
+        .onUserLeave([3]),
+      ])
+    // Getters inside each callback saw the state after its event.
+    #expect(
+      delegate.lines == [
+        "onUserJoin Barbara",
+        "video Alan on",
+        "audio Alan unmuted",
+        "share Alan started",
+        "annotationPrivilegeWithUser false Alan",
+        "annotationPrivilege false Alan",
+        "share Alan stopped",
+        "manager Barbara true",
+        "host Barbara isHost=true",
+        "name Alan T.",
+        "chat Alan T.: hi self=false",
+        "onUserLeave Alan T.",
+      ])
+    #expect(rig.sdk.lastServiceSequence == 27)
+    #expect(rig.sdk.diagnostics == LinkDiagnostics())
+  }
+
+  @Test func duplicateEventsAreDroppedWithoutCallbacks() throws {
+    let (rig, link) = try joinedRig()
+    let batch = EventBatch(
+      firstSequence: 11,
+      events: [.videoStatusChanged(user: 1, isOn: true), .videoStatusChanged(user: 3, isOn: true)])
+    link.deliver(.events(batch))
+    #expect(rig.log.take() == [.onUserVideoStatusChanged([1]), .onUserVideoStatusChanged([3])])
+    link.deliver(.events(batch))
+    #expect(rig.log.take().isEmpty)
+    // An overlapping batch applies only what is new.
+    link.deliver(
+      .events(
+        EventBatch(
+          firstSequence: 12,
+          events: [
+            .videoStatusChanged(user: 3, isOn: true), .videoStatusChanged(user: 1, isOn: false),
+          ])))
+    #expect(rig.log.take() == [.onUserVideoStatusChanged([1])])
+    // Events at or before the snapshot are duplicates too.
+    link.deliver(.events(EventBatch(firstSequence: 10, events: [.usersLeft([3])])))
+    #expect(rig.log.take().isEmpty)
+    #expect(rig.sdk.diagnostics.duplicateEventsDropped == 4)
+    #expect(rig.sdk.lastServiceSequence == 13)
+  }
+
+  @Test func aGapIsLoggedAndTheEventsStillApply() throws {
+    let (rig, link) = try joinedRig()
+    link.deliver(
+      .events(EventBatch(firstSequence: 15, events: [.videoStatusChanged(user: 1, isOn: true)])))
+    #expect(rig.log.take() == [.onUserVideoStatusChanged([1])])
+    #expect(rig.sdk.diagnostics.sequenceGaps == 1)
+    #expect(rig.sdk.lastServiceSequence == 15)
+  }
+
+  @Test func eventsTheReplicaRejectsAreCountedAndFireNothing() throws {
+    let (rig, link) = try joinedRig()
+    link.deliver(
+      .events(EventBatch(firstSequence: 11, events: [.videoStatusChanged(user: 99, isOn: true)])))
+    #expect(rig.log.take().isEmpty)
+    #expect(rig.sdk.diagnostics.rejectedEvents == 1)
+    link.deliver(.events(EventBatch(firstSequence: 12, events: [.leaveRequested])))
+    #expect(rig.sdk.diagnostics.ignoredMessages == 1)
+    #expect(rig.sdk.isInSession())
+  }
+
+  @Test func noticesApplyUnnumbered() throws {
+    let (rig, link) = try joinedRig()
+    link.deliver(.notice(.hostAskedUnmute(by: 1)))
+    #expect(rig.log.take() == [.onHostAskUnmute])
+    #expect(rig.sdk.store.state.unmuteRequestedBy == 1)
+    #expect(rig.sdk.lastServiceSequence == 10)
+  }
+
+  @Test func commandFailedIsAnErrorWithTheCommandID() throws {
+    let (rig, link) = try joinedRig()
+    #expect(rig.sdk.getVideoHelper().startVideo() == .success)
+    let id = try #require(link.lastCommandID)
+    link.deliver(.commandFailed(id, .sessionNoRights))
+    #expect(rig.log.take() == [.onError(.sessionNoRights, detail: Int(id))])
+    #expect(rig.sdk.store.state.lastError == .sessionNoRights)
+    #expect(rig.sdk.store.state.participants[2]?.isVideoOn == false)
+  }
+
+  @Test func aRefusedShareAlsoFiresFailedToStartShare() throws {
+    let (rig, link) = try joinedRig()
+    #expect(rig.sdk.getShareHelper().startShare(with: NSObjectStandIn()) == .success)
+    let id = try #require(link.lastCommandID)
+    link.deliver(.commandFailed(id, .sessionShareError))
+    #expect(
+      rig.log.take() == [.onError(.sessionShareError, detail: Int(id)), .onFailedToStartShare(2)])
+  }
+
+  @Test func leaversStillAnswerWithWhatWasLastKnown() throws {
+    let (rig, link) = try joinedRig()
+    let delegate = RecordingDelegate(sdk: rig.sdk)
+    rig.sdk.delegate = delegate
+    let alan = try #require(rig.sdk.getSession()?.user(withID: 3))
+    link.deliver(.events(EventBatch(firstSequence: 11, events: [.usersLeft([3])])))
+    #expect(delegate.leftUsers.first === alan)
+    #expect(alan.getName() == "Alan")
+    #expect(!alan.isPresent)
+    #expect(rig.sdk.getSession()?.getRemoteUsers()?.map { $0.getID() } == [1])
+  }
+
+  @Test func aSharerWhoLeavesStopsTheirShareFirst() throws {
+    let (rig, link) = try joinedRig()
+    link.deliver(
+      .events(
+        EventBatch(
+          firstSequence: 11, events: [.shareStatusChanged(user: 3, status: .started, kind: .camera)]
+        )))
+    _ = rig.log.take()
+    link.deliver(.events(EventBatch(firstSequence: 12, events: [.usersLeft([3])])))
+    #expect(rig.log.take() == [.onUserShareStatusChanged(3, .stopped, .camera), .onUserLeave([3])])
+  }
+
+  @Test func shareActionsReportStatusAndType() throws {
+    let (rig, link) = try joinedRig()
+    let delegate = RecordingDelegate(sdk: rig.sdk)
+    rig.sdk.delegate = delegate
+    link.deliver(
+      .events(
+        EventBatch(
+          firstSequence: 11,
+          events: [
+            .shareStatusChanged(user: 3, status: .started, kind: .camera),
+            .shareStatusChanged(user: 3, status: .paused, kind: .camera),
+          ])))
+    let action = try #require(delegate.shareActions.first)
+    #expect(delegate.shareActions.count == 2 && delegate.shareActions[1] === action)
+    #expect(action.getShareStatus() == .pause)
+    #expect(action.getShareType() == .camera)
+    #expect(action.isAnnotationPrivilegeEnabled())
+    #expect(action.getShareSourceId() == 3)
+    let alan = try #require(rig.sdk.getSession()?.user(withID: 3))
+    #expect(alan.getShareActionList()?.first === action)
+    link.deliver(
+      .events(
+        EventBatch(
+          firstSequence: 13, events: [.shareStatusChanged(user: 3, status: .stopped, kind: .camera)]
+        )))
+    #expect(action.getShareStatus() == .stop)
+    #expect(alan.getShareActionList()?.isEmpty == true)
+  }
+
+  @Test func callsFromInsideACallbackRunAfterIt() throws {
+    let (rig, link) = try joinedRig()
+    let delegate = RecordingDelegate(sdk: rig.sdk)
+    rig.sdk.delegate = delegate
+    delegate.onUserJoinHook = { [rig] in
+      // A second join is refused; its error must follow, not interrupt, this callback.
+      _ = rig.join()
+    }
+    link.deliver(
+      .events(
+        EventBatch(
+          firstSequence: 11,
+          events: [.usersJoined([person(4, "Barbara")]), .videoStatusChanged(user: 4, isOn: true)]
+        )))
+    #expect(
+      rig.log.take() == [
+        .onUserJoin([4]), .onUserVideoStatusChanged([4]),
+        .onError(.sessionAlreadyInProgress, detail: 0),
+      ])
+  }
+
+  @Test func theDelegateIsHeldWeakly() throws {
+    let (rig, link) = try joinedRig()
+    do {
+      let delegate = RecordingDelegate(sdk: rig.sdk)
+      rig.sdk.delegate = delegate
+    }
+    #expect(rig.sdk.delegate == nil)
+    link.deliver(
+      .events(EventBatch(firstSequence: 11, events: [.videoStatusChanged(user: 1, isOn: true)])))
+    #expect(rig.log.take() == [.onUserVideoStatusChanged([1])])
+  }
+
+  @Test func replayDrivesAnInstanceWithoutAService() {
+    let sdk = VideoSDK()
+    let log = CallbackLog()
+    sdk.callbackObserver = { log.callbacks.append($0) }
+    let trace: [SessionEvent] = [
+      .initialized,
+      .joinRequested(sessionName: "Algebra101", userName: "Ada"),
+      .sessionJoined(snapshot(myself: 2, users: classroom)),
+      .videoStatusChanged(user: 2, isOn: true),
+      .sessionLeft(reason: .endByHost),
+    ]
+    for event in trace { #expect(sdk.replay(event)) }
+    #expect(!sdk.replay(.usersLeft([9])))
+    #expect(
+      log.callbacks == [
+        .onSessionJoin, .onUserJoin([1, 2, 3]), .onUserVideoStatusChanged([2]),
+        .onSessionLeave(.endByHost), .onSessionLeaveLegacy,
+      ])
+  }
+}
+
+@Suite("Callback mapping")
+struct SDKUnitTestsMapping {
+  @Test func ownJoinReportsEveryoneInJoinOrderOnlyWhenJoining() {
+    let event = SessionEvent.sessionJoined(
+      snapshot(myself: 3, users: [classroom[2], classroom[1], classroom[0]]))
+    #expect(
+      CallbackMapping.callbacks(for: event, context: .init(phaseBefore: .joining))
+        == [.onSessionJoin, .onUserJoin([1, 2, 3])])
+    #expect(CallbackMapping.callbacks(for: event, context: .init(phaseBefore: .inSession)).isEmpty)
+  }
+
+  @Test func leavingReleasesHelpersBeforeSessionLeave() {
+    let context = CallbackMapping.Context(annotationHelperOwners: [5, 3])
+    #expect(
+      CallbackMapping.callbacks(for: .sessionLeft(reason: .endByHost), context: context) == [
+        .onAnnotationHelperCleanUp(shareOwner: 3), .onAnnotationHelperCleanUp(shareOwner: 5),
+        .onSessionLeave(.endByHost), .onSessionLeaveLegacy,
+      ])
+  }
+
+  @Test func aStoppedShareWithAHelperCleansItUp() {
+    let context = CallbackMapping.Context(annotationHelperOwners: [3])
+    #expect(
+      CallbackMapping.callbacks(
+        for: .shareStatusChanged(user: 3, status: .stopped, kind: .view), context: context) == [
+          .onUserShareStatusChanged(3, .stopped, .view), .onAnnotationHelperCleanUp(shareOwner: 3),
+        ])
+    #expect(
+      CallbackMapping.callbacks(
+        for: .shareStatusChanged(user: 3, status: .paused, kind: .view), context: context) == [
+          .onUserShareStatusChanged(3, .paused, .view)
+        ])
+  }
+
+  @Test func contextCapturesTheSharesOfLeavers() throws {
+    var state = try SessionState(snapshot: snapshot(myself: 2, users: classroom))
+    state.apply(.shareStatusChanged(user: 3, status: .started, kind: .view))
+    let event = SessionEvent.usersLeft([1, 3])
+    let context = CallbackMapping.Context.capture(
+      before: event, in: state, annotationHelperOwners: [3])
+    #expect(context.endedShares.map(\.owner) == [3])
+    #expect(
+      CallbackMapping.callbacks(for: event, context: context) == [
+        .onUserShareStatusChanged(3, .stopped, .view), .onAnnotationHelperCleanUp(shareOwner: 3),
+        .onUserLeave([1, 3]),
+      ])
+  }
+
+  @Test func ownersDoNotHearTheirOwnAnnotationPrivilegeChange() {
+    let event = SessionEvent.annotationPrivilegeChanged(
+      shareOwner: 2, isViewerAnnotationDisabled: true)
+    #expect(CallbackMapping.callbacks(for: event, context: .init(myself: 2)).isEmpty)
+    #expect(CallbackMapping.callbacks(for: event, context: .init(myself: 3)).count == 2)
+  }
+
+  @Test func callbacksRoundTripThroughJSON() throws {
+    let callbacks: [VideoSDKCallback] = [
+      .onSessionJoin, .onUserJoin([1, 2]), .onError(.sessionNoRights, detail: 4),
+      .onUserShareStatusChanged(3, .started, .inAppScreen),
+      .onChatNewMessageNotify(
+        ChatMessage(id: "m", sender: 1, receiver: 2, content: "x", timestamp: 1)),
+    ]
+    let data = try JSONEncoder().encode(callbacks)
+    #expect(try JSONDecoder().decode([VideoSDKCallback].self, from: data) == callbacks)
+  }
+}
