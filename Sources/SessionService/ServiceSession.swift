@@ -3,6 +3,9 @@ import SessionTransport
 
 /// One live session inside a ``SessionService``: the authoritative state and its members.
 ///
+/// Members are kept in join order, so that fan-out, grace expiry and ending visit them in the
+/// same order on every run (dictionary order changes from process to process).
+///
 /// > Important: Confined to its service's isolation domain.
 final class ServiceSession {
   /// A member's standing.
@@ -12,12 +15,21 @@ final class ServiceSession {
     var resumeToken: UInt64
     /// When the connection dropped, while waiting for a resume.
     var disconnectedAt: Int64?
+    /// The session's ``ServiceSession/stamp`` when the member last got a snapshot: they hold
+    /// exactly the chat messages stamped later (snapshots carry no chat history).
+    var snapshotStamp: UInt64 = 0
   }
 
   let key: String
   var state: SessionState
   var sequence: UInt64 = 0
-  var members: [UserID: Member] = [:]
+  private(set) var members: [UserID: Member] = [:]
+  /// Member ids in join order (user ids grow with join order, so this is sorted).
+  private(set) var memberOrder: [UserID] = []
+  /// The connections of ``memberOrder``'s connected members, rebuilt after a change.
+  private var cachedFanOut: [ConnectionID]?
+  /// How many members are waiting for a resume.
+  private(set) var disconnectedCount = 0
   var password: String?
   var sessionKey: String?
   var selfUnmuteAllowed = true
@@ -25,6 +37,10 @@ final class ServiceSession {
   /// When the session last dropped to one member.
   var idleSince: Int64?
   var nextMessage: UInt64 = 0
+  /// A counter of snapshots and chat messages, to tell which members hold which message.
+  private(set) var stamp: UInt64 = 0
+  /// The stamp of each chat message still in the state.
+  var messageStamps: [String: UInt64] = [:]
 
   init(key: String, name: String, id: String, idleTimeout: Int64) {
     self.key = key
@@ -32,8 +48,86 @@ final class ServiceSession {
     self.idleTimeout = idleTimeout
   }
 
-  /// Members whose connection is up, with it.
-  var connectedMembers: some Sequence<(UserID, ConnectionID)> {
-    members.lazy.compactMap { id, member in member.connection.map { (id, $0) } }
+  /// The connections of connected members, in join order.
+  ///
+  /// - Complexity: O(1) until membership or a connection changes, then O(members) once.
+  var fanOut: [ConnectionID] {
+    if let cachedFanOut { return cachedFanOut }
+    let list = memberOrder.compactMap { members[$0]?.connection }
+    cachedFanOut = list
+    return list
+  }
+
+  /// Adds a member; ids must grow with join order.
+  func add(_ user: UserID, _ member: Member) {
+    precondition(memberOrder.last.map { $0 < user } ?? true, "members join in id order")
+    members[user] = member
+    memberOrder.append(user)
+    if member.disconnectedAt != nil { disconnectedCount += 1 }
+    cachedFanOut = nil
+  }
+
+  /// Removes a member and returns what they were.
+  func remove(_ user: UserID) -> Member? {
+    guard let member = members.removeValue(forKey: user) else { return nil }
+    if let index = Self.index(of: user, in: memberOrder) { memberOrder.remove(at: index) }
+    if member.disconnectedAt != nil { disconnectedCount -= 1 }
+    cachedFanOut = nil
+    return member
+  }
+
+  /// Removes every member.
+  func removeAll() {
+    members.removeAll()
+    memberOrder.removeAll()
+    disconnectedCount = 0
+    cachedFanOut = nil
+  }
+
+  /// Records that a member's connection dropped at `now`.
+  func disconnect(_ user: UserID, now: Int64) {
+    guard var member = members[user], member.connection != nil else { return }
+    member.connection = nil
+    if member.disconnectedAt == nil { disconnectedCount += 1 }
+    member.disconnectedAt = now
+    members[user] = member
+    cachedFanOut = nil
+  }
+
+  /// Records that a member is on `connection` and about to get a snapshot.
+  func connect(_ user: UserID, on connection: ConnectionID) {
+    guard var member = members[user] else { return }
+    member.connection = connection
+    if member.disconnectedAt != nil { disconnectedCount -= 1 }
+    member.disconnectedAt = nil
+    stamp += 1
+    member.snapshotStamp = stamp
+    members[user] = member
+    cachedFanOut = nil
+  }
+
+  /// Stamps a new chat message.
+  func stampMessage(_ id: String) {
+    stamp += 1
+    messageStamps[id] = stamp
+  }
+
+  /// Members whose resume grace ran out by `now`, in join order.
+  func expiredMembers(now: Int64, grace: Int64) -> [UserID] {
+    guard disconnectedCount > 0 else { return [] }
+    return memberOrder.filter { user in
+      guard let since = members[user]?.disconnectedAt else { return false }
+      return now - since >= grace
+    }
+  }
+
+  private static func index(of user: UserID, in sorted: [UserID]) -> Int? {
+    var low = 0
+    var high = sorted.count
+    while low < high {
+      let mid = (low + high) / 2
+      if sorted[mid] < user { low = mid + 1 } else { high = mid }
+    }
+    return low < sorted.count && sorted[low] == user ? low : nil
   }
 }

@@ -36,6 +36,10 @@ extension SessionService {
       send(.joinRefused(.sessionNeedPassword), to: connection)
       return
     }
+    if !isValidPassword(password) {
+      send(.joinRefused(.joinSessionInvalidPassword), to: connection)
+      return
+    }
     request.password = password
     admit(request, token: token, on: connection, now: now)
   }
@@ -52,13 +56,16 @@ extension SessionService {
     if !SessionLimits.isValidSessionNameCharacterSet(request.sessionName) {
       return .joinSessionInvalidSessionName
     }
-    if let password = request.password, !password.isEmpty {
-      let printable = password.unicodeScalars.allSatisfy { (32...126).contains($0.value) }
-      if password.count > limits.maxPasswordLength || !printable {
-        return .joinSessionInvalidPassword
-      }
+    if let password = request.password, !isValidPassword(password) {
+      return .joinSessionInvalidPassword
     }
     return nil
+  }
+
+  /// Whether a password has at most the allowed number of printable ASCII characters.
+  private func isValidPassword(_ password: String) -> Bool {
+    password.unicodeScalars.count <= configuration.limits.maxPasswordLength
+      && password.unicodeScalars.allSatisfy { (32...126).contains($0.value) }
   }
 
   private func admit(
@@ -94,6 +101,7 @@ extension SessionService {
       session.password = offered
       session.sessionKey = token.sessionKey
       sessions[key] = session
+      sessionsByID[session.state.sessionID ?? ""] = session
     }
 
     nextUserID += 1
@@ -113,20 +121,25 @@ extension SessionService {
     let resumeToken = random.next()
     // Existing members hear of the joiner first; the joiner's snapshot then includes them.
     emit([.usersJoined([participant])], in: session)
-    session.members[id] = ServiceSession.Member(
-      connection: connection, roleType: token.roleType, resumeToken: resumeToken)
+    session.add(id, ServiceSession.Member(roleType: token.roleType, resumeToken: resumeToken))
+    session.connect(id, on: connection)
     connections[connection]?.stage = .member(sessionKey: key, user: id)
     updateIdle(session, now: now)
     send(
-      .joined(session.state.snapshot(for: id, sequence: session.sequence), resumeToken: resumeToken),
+      .joined(
+        session.state.snapshot(for: id, sequence: session.sequence), resumeToken: resumeToken),
       to: connection)
   }
 
   // MARK: Resume
 
   func resume(_ request: ResumeRequest, on connection: ConnectionID, now: Int64) {
-    guard case .idle? = connections[connection]?.stage,
-      let session = sessions.values.first(where: { $0.state.sessionID == request.sessionID }),
+    guard case .idle? = connections[connection]?.stage else {
+      // A member (or a joiner waiting for a password) has a session in progress here.
+      send(.joinRefused(.sessionAlreadyInProgress), to: connection)
+      return
+    }
+    guard let session = sessionsByID[request.sessionID],
       let member = session.members[request.user],
       member.resumeToken == request.resumeToken
     else {
@@ -138,8 +151,7 @@ extension SessionService {
       connections[old]?.stage = .idle
       output(.close(old))
     }
-    session.members[request.user]?.connection = connection
-    session.members[request.user]?.disconnectedAt = nil
+    session.connect(request.user, on: connection)
     connections[connection]?.stage = .member(sessionKey: session.key, user: request.user)
     send(
       .joined(
@@ -154,13 +166,13 @@ extension SessionService {
   /// member, if still connected, hears `reason`.
   func removeMember(_ user: UserID, from session: ServiceSession, reason: LeaveReason?, now: Int64)
   {
-    guard let member = session.members.removeValue(forKey: user) else { return }
+    guard let member = session.remove(user) else { return }
     if let connection = member.connection {
       connections[connection]?.stage = .idle
       if let reason { send(.left(reason), to: connection) }
     }
     if session.members.isEmpty {
-      sessions.removeValue(forKey: session.key)
+      discard(session)
       log("session \(session.key) ended: last member left")
       return
     }
@@ -168,9 +180,6 @@ extension SessionService {
     var events: [SessionEvent] = [.usersLeft([user])]
     if wasHost, let next = handoverTarget(in: session, excluding: user) {
       events.append(.hostChanged(newHost: next))
-    }
-    if session.state.activeSpeakers.contains(user) {
-      // usersLeft already drops the speaker; nothing more to say.
     }
     emit(events, in: session)
     updateIdle(session, now: now)
@@ -186,13 +195,19 @@ extension SessionService {
 
   /// Ends a session for everyone: `reason` for each member, `bySelf` for whoever ended it.
   func end(_ session: ServiceSession, reason: LeaveReason, endedBy: UserID?) {
-    sessions.removeValue(forKey: session.key)
-    for (user, member) in session.members {
-      guard let connection = member.connection else { continue }
+    discard(session)
+    for user in session.memberOrder {
+      guard let connection = session.members[user]?.connection else { continue }
       connections[connection]?.stage = .idle
       send(.left(user == endedBy ? .bySelf : reason), to: connection)
     }
-    session.members.removeAll()
+    session.removeAll()
+  }
+
+  /// Forgets a session: its name and id are free again.
+  private func discard(_ session: ServiceSession) {
+    if sessions[session.key] === session { sessions.removeValue(forKey: session.key) }
+    sessionsByID.removeValue(forKey: session.state.sessionID ?? "")
   }
 
   func updateIdle(_ session: ServiceSession, now: Int64) {

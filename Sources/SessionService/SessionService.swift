@@ -37,6 +37,8 @@ public final class SessionService: SessionHost {
   var output: (HostOutput) -> Void = { _ in }
   var connections: [ConnectionID: Connection] = [:]
   var sessions: [String: ServiceSession] = [:]
+  /// The live sessions by session id, for resumes.
+  var sessionsByID: [String: ServiceSession] = [:]
   var random: SplitMix64
   var nextUserID: UInt32 = 0
   var nextJoinOrder: UInt64 = 0
@@ -59,8 +61,12 @@ public final class SessionService: SessionHost {
     self.output = output
   }
 
-  /// Registers a new connection.
+  /// Registers a new connection. An id still open is first treated as closed.
   public func connectionOpened(_ connection: ConnectionID, now: Int64) {
+    if connections[connection] != nil {
+      log("\(connection): opened again while open; closing the old one first")
+      connectionClosed(connection, now: now)
+    }
     connections[connection] = Connection(lastHeard: now)
   }
 
@@ -101,34 +107,40 @@ public final class SessionService: SessionHost {
     if configuration.reconnectGrace <= 0 {
       removeMember(user, from: session, reason: nil, now: now)
     } else {
-      session.members[user]?.connection = nil
-      session.members[user]?.disconnectedAt = now
+      session.disconnect(user, now: now)
       log("\(user) lost \(connection); waiting \(configuration.reconnectGrace) ms for a resume")
     }
   }
 
   /// Closes silent connections, removes members whose grace ran out, ends idle sessions.
+  ///
+  /// Whatever is due is handled in a fixed order (connections by id, sessions by key, members
+  /// by join order), so that equal inputs give equal outputs on every run.
   public func tick(now: Int64) {
-    for (connection, state) in connections
-    where now - state.lastHeard >= configuration.heartbeatTimeout {
-      log("\(connection): silent for \(now - state.lastHeard) ms; closing")
+    let silent = connections.filter { now - $0.value.lastHeard >= configuration.heartbeatTimeout }
+    for connection in silent.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+      log("\(connection): silent for \(now - (silent[connection]?.lastHeard ?? now)) ms; closing")
       output(.close(connection))
       connectionClosed(connection, now: now)
     }
-    for session in Array(sessions.values) {
-      for (user, member) in session.members {
-        if let since = member.disconnectedAt, now - since >= configuration.reconnectGrace {
-          log("\(user) did not come back; removing")
-          removeMember(user, from: session, reason: nil, now: now)
-        }
+    let due = sessions.values.filter { session in
+      session.disconnectedCount > 0 || isIdleTimedOut(session, now: now)
+    }
+    for session in due.sorted(by: { $0.key < $1.key }) {
+      for user in session.expiredMembers(now: now, grace: configuration.reconnectGrace) {
+        log("\(user) did not come back; removing")
+        removeMember(user, from: session, reason: nil, now: now)
       }
-      if sessions[session.key] != nil, let since = session.idleSince, session.idleTimeout >= 0,
-        now - since >= session.idleTimeout
-      {
-        log("session \(session.key) idle for \(now - since) ms; ending")
+      if sessions[session.key] === session, isIdleTimedOut(session, now: now) {
+        log("session \(session.key) idle for \(now - (session.idleSince ?? now)) ms; ending")
         end(session, reason: .unknown, endedBy: nil)
       }
     }
+  }
+
+  private func isIdleTimedOut(_ session: ServiceSession, now: Int64) -> Bool {
+    guard let since = session.idleSince, session.idleTimeout >= 0 else { return false }
+    return now - since >= session.idleTimeout
   }
 
   // MARK: Inspection
@@ -143,8 +155,10 @@ public final class SessionService: SessionHost {
     sessions[name.lowercased()]?.sequence
   }
 
-  /// Names of the live sessions.
-  public var liveSessionNames: [String] { sessions.values.compactMap { $0.state.sessionName } }
+  /// Names of the live sessions, sorted.
+  public var liveSessionNames: [String] {
+    sessions.values.compactMap { $0.state.sessionName }.sorted()
+  }
 
   /// The number of open connections.
   public var connectionCount: Int { connections.count }
@@ -156,33 +170,41 @@ public final class SessionService: SessionHost {
   }
 
   /// Applies events to the session and sends them, numbered, to every connected member.
+  ///
+  /// Should the reducer reject an event (a bug in the planning code), the events applied
+  /// before it are still sent, so that members stay equal to the service.
   func emit(_ events: [SessionEvent], in session: ServiceSession) {
-    guard !events.isEmpty else { return }
     let first = session.sequence + 1
+    var applied = 0
     for event in events {
       if let rejection = session.state.apply(event) {
-        // A bug in the planning code; refuse to diverge from what the reducer accepts.
         assertionFailure("service planned an event its reducer rejects: \(rejection)")
         log("internal: \(rejection)")
-        return
+        break
       }
       session.sequence += 1
+      applied += 1
     }
-    let message = ServerMessage.events(EventBatch(firstSequence: first, events: events))
-    output(.broadcast(message, to: session.connectedMembers.map(\.1)))
+    guard applied > 0 else { return }
+    let batch = applied == events.count ? events : Array(events.prefix(applied))
+    let fanOut = session.fanOut
+    guard !fanOut.isEmpty else { return }
+    output(.broadcast(.events(EventBatch(firstSequence: first, events: batch)), to: fanOut))
   }
 
-  /// Applies a private event to the session's state and sends it to the named members only.
+  /// Applies a private event to the session's state and sends it to the named members only
+  /// (those connected).
   func emitPrivately(_ event: SessionEvent, to users: [UserID], in session: ServiceSession) {
     if !event.isLocal, let rejection = session.state.apply(event) {
       assertionFailure("service planned an event its reducer rejects: \(rejection)")
       log("internal: \(rejection)")
       return
     }
-    for user in users {
-      if let connection = session.members[user]?.connection {
-        send(.notice(event), to: connection)
-      }
+    let connections = users.compactMap { session.members[$0]?.connection }
+    switch connections.count {
+    case 0: break
+    case 1: send(.notice(event), to: connections[0])
+    default: output(.broadcast(.notice(event), to: connections))
     }
   }
 }
