@@ -18,28 +18,29 @@ extension SessionService {
     perform(command, by: user, in: session, now: now)
   }
 
-  /// Rules that need facts only the service holds.
+  /// Rules that need facts only the service holds, and values no SDK call can mean.
   private func serviceRules(_ command: SessionCommand, by user: UserID, in session: ServiceSession)
     -> VideoSDKError
   {
-    let isModerator = session.state.participants[user]?.role != .participant
     switch command {
     case .reclaimHost:
       return session.members[user]?.roleType == .host ? .success : .sessionNoRights
     case .unmuteAudio(let target) where target == user:
+      let isModerator = session.state.participants[user]?.role != .participant
       return session.selfUnmuteAllowed || isModerator ? .success : .sessionNoRights
-    case .startAudio:
-      return .success
+    case .changeChatPrivilege(.unknown):
+      return .invalidParameter
     default:
       return .success
     }
   }
 
+  // Reads go to `session.state` in place: a local copy held across `emit` would make the
+  // reducer copy the whole state (copy-on-write) on every command.
   private func perform(
     _ command: SessionCommand, by user: UserID, in session: ServiceSession, now: Int64
   ) {
-    let state = session.state
-    guard let caller = state.participants[user] else { return }
+    guard let caller = session.state.participants[user] else { return }
     switch command {
     case .leave(let end):
       if end, caller.role == .host {
@@ -57,27 +58,38 @@ extension SessionService {
       let muted = !session.selfUnmuteAllowed && caller.role == .participant
       emit([.audioStatusChanged(user: user, type: .voip, isMuted: muted)], in: session)
     case .stopAudio where caller.audio.type != .none:
-      emit([.audioStatusChanged(user: user, type: .none, isMuted: true)], in: session)
+      emit(
+        [.audioStatusChanged(user: user, type: .none, isMuted: true)]
+          + silencing([user], in: session.state),
+        in: session)
 
     case .muteAudio(let target):
-      if let audio = state.participants[target]?.audio, audio.type != .none, !audio.isMuted {
-        emit([.audioStatusChanged(user: target, type: audio.type, isMuted: true)], in: session)
+      if let audio = session.state.participants[target]?.audio, audio.type != .none,
+        !audio.isMuted
+      {
+        emit(
+          [.audioStatusChanged(user: target, type: audio.type, isMuted: true)]
+            + silencing([target], in: session.state),
+          in: session)
       }
     case .unmuteAudio(let target) where target == user:
       if caller.audio.type != .none, caller.audio.isMuted {
-        emit([.audioStatusChanged(user: user, type: caller.audio.type, isMuted: false)], in: session)
+        emit(
+          [.audioStatusChanged(user: user, type: caller.audio.type, isMuted: false)], in: session)
       }
     case .unmuteAudio(let target):
       emitPrivately(.hostAskedUnmute(by: user), to: [target], in: session)
     case .muteAllAudio(let allowUnmute):
       session.selfUnmuteAllowed = allowUnmute
-      let events = state.usersInJoinOrder.compactMap { other -> SessionEvent? in
-        guard other.id != user, other.audio.type != .none, !other.audio.isMuted else { return nil }
-        return .audioStatusChanged(user: other.id, type: other.audio.type, isMuted: true)
+      let muted = session.state.usersInJoinOrder.filter {
+        $0.id != user && $0.audio.type != .none && !$0.audio.isMuted
       }
-      emit(events, in: session)
+      let events = muted.map {
+        SessionEvent.audioStatusChanged(user: $0.id, type: $0.audio.type, isMuted: true)
+      }
+      emit(events + silencing(muted.map(\.id), in: session.state), in: session)
     case .unmuteAllAudio:
-      let targets = state.usersInJoinOrder.lazy
+      let targets = session.state.usersInJoinOrder.lazy
         .filter { $0.id != user && $0.audio.type != .none && $0.audio.isMuted }.map(\.id)
       emitPrivately(.hostAskedUnmute(by: user), to: Array(targets), in: session)
     case .allowAudioUnmutedBySelf(let allow):
@@ -85,39 +97,40 @@ extension SessionService {
 
     case .startShare(let kind):
       var events: [SessionEvent] = []
-      if state.shareSetting != .multi, let other = state.shares.keys.first {
+      if session.state.shareSetting != .multi, let other = session.state.shares.first?.value {
         // authorize() let a moderator take over a participant's share.
-        events.append(
-          .shareStatusChanged(user: other, status: .stopped, kind: state.shares[other]?.kind ?? .view))
+        events.append(.shareStatusChanged(user: other.owner, status: .stopped, kind: other.kind))
       }
       events.append(.shareStatusChanged(user: user, status: .started, kind: kind))
       emit(events, in: session)
     case .pauseShare:
-      if let share = state.shares[user] {
+      if let share = session.state.shares[user] {
         emit([.shareStatusChanged(user: user, status: .paused, kind: share.kind)], in: session)
       }
     case .resumeShare:
-      if let share = state.shares[user] {
+      if let share = session.state.shares[user] {
         emit([.shareStatusChanged(user: user, status: .resumed, kind: share.kind)], in: session)
       }
     case .stopShare:
-      if let share = state.shares[user] {
+      if let share = session.state.shares[user] {
         emit([.shareStatusChanged(user: user, status: .stopped, kind: share.kind)], in: session)
       }
     case .lockShare(let lock):
-      if lock, state.shareSetting != .locked {
-        emit(stopAllSharesButOne(state) + [.shareSettingChanged(.locked)], in: session)
-      } else if !lock, state.shareSetting == .locked {
+      let setting = session.state.shareSetting
+      if lock, setting != .locked {
+        emit(stopAllSharesButOne(session.state) + [.shareSettingChanged(.locked)], in: session)
+      } else if !lock, setting == .locked {
         emit([.shareSettingChanged(.single)], in: session)
       }
     case .enableMultiShare(let enable):
-      if enable, state.shareSetting != .multi {
+      let setting = session.state.shareSetting
+      if enable, setting != .multi {
         emit([.shareSettingChanged(.multi)], in: session)
-      } else if !enable, state.shareSetting == .multi {
-        emit(stopAllSharesButOne(state) + [.shareSettingChanged(.single)], in: session)
+      } else if !enable, setting == .multi {
+        emit(stopAllSharesButOne(session.state) + [.shareSettingChanged(.single)], in: session)
       }
     case .disableViewerAnnotation(let disable):
-      if let share = state.shares[user], share.isViewerAnnotationDisabled != disable {
+      if let share = session.state.shares[user], share.isViewerAnnotationDisabled != disable {
         emit(
           [.annotationPrivilegeChanged(shareOwner: user, isViewerAnnotationDisabled: disable)],
           in: session)
@@ -142,7 +155,7 @@ extension SessionService {
       emit([.hostChanged(newHost: user)], in: session)
     case .changeName(let target, let name):
       let name = String(name.prefix(configuration.limits.maxUserNameLength))
-      if state.participants[target]?.name != name {
+      if session.state.participants[target]?.name != name {
         emit([.nameChanged(user: target, name: name)], in: session)
       }
 
@@ -153,29 +166,37 @@ extension SessionService {
         receiver: receiver,
         content: SessionLimits.truncate(content, toUTF8Bytes: configuration.limits.maxChatBytes),
         timestamp: now)
+      session.stampMessage(message.id)
       if let receiver {
         emitPrivately(.chatMessageReceived(message), to: [user, receiver], in: session)
       } else {
         emit([.chatMessageReceived(message)], in: session)
       }
     case .deleteChatMessage(let messageID):
-      guard let message = state.chatMessages.last(where: { $0.id == messageID }) else { return }
-      let event = SessionEvent.chatMessageDeleted(
-        messageID: messageID, deletedBy: message.sender == user ? .selfSender : .host)
-      if let receiver = message.receiver {
-        emitPrivately(event, to: [message.sender, receiver], in: session)
-      } else {
-        emit([event], in: session)
+      guard let message = session.state.chatMessages.last(where: { $0.id == messageID }) else {
+        return
       }
-    case .changeChatPrivilege(let privilege) where privilege != state.chatPrivilege:
+      // Only members who hold the message hear of its deletion: those who joined or resumed
+      // after it was sent never got it (snapshots carry no chat history).
+      let sentAt = session.messageStamps.removeValue(forKey: messageID) ?? 0
+      let audience = message.receiver.map { [message.sender, $0] } ?? session.memberOrder
+      let holders = audience.filter { (session.members[$0]?.snapshotStamp ?? .max) < sentAt }
+      emitPrivately(
+        .chatMessageDeleted(
+          messageID: messageID, deletedBy: message.sender == user ? .selfSender : .host),
+        to: holders, in: session)
+    case .changeChatPrivilege(let privilege) where privilege != session.state.chatPrivilege:
       emit([.chatPrivilegeChanged(privilege)], in: session)
 
     case .reportTalking(let talking):
-      let speaking = state.activeSpeakers.contains(user)
-      if talking, !speaking {
-        emit([.activeSpeakersChanged(state.activeSpeakers + [user])], in: session)
+      let speakers = session.state.activeSpeakers
+      let speaking = speakers.contains(user)
+      // A muted or disconnected microphone is not heard.
+      let audible = caller.audio.type != .none && !caller.audio.isMuted
+      if talking, audible, !speaking {
+        emit([.activeSpeakersChanged(speakers + [user])], in: session)
       } else if !talking, speaking {
-        emit([.activeSpeakersChanged(state.activeSpeakers.filter { $0 != user })], in: session)
+        emit([.activeSpeakersChanged(speakers.filter { $0 != user })], in: session)
       }
     case .reportNetworkQuality(let quality) where quality != caller.networkQuality:
       emit([.networkStatusChanged(user: user, quality: quality)], in: session)
@@ -184,6 +205,15 @@ extension SessionService {
       .reportNetworkQuality:
       break  // Already so: accepted, nothing changes.
     }
+  }
+
+  /// The speaker change that drops `users` from the active speakers, if any of them is one:
+  /// a user who is muted or disconnects audio stops talking.
+  private func silencing(_ users: [UserID], in state: SessionState) -> [SessionEvent] {
+    let speakers = state.activeSpeakers
+    guard !speakers.isEmpty, users.contains(where: speakers.contains) else { return [] }
+    let silenced = Set(users)
+    return [.activeSpeakersChanged(speakers.filter { !silenced.contains($0) })]
   }
 
   /// Stops every live share but one: the host's, else the oldest.
