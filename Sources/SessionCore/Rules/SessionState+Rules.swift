@@ -36,7 +36,8 @@ extension SessionState {
       case .locked, .single:
         guard let other = shares.keys.first else { return .success }
         // Host and managers take over a plain participant's share.
-        return moderator && participants[other]?.role == .participant ? .success : .sessionShareError
+        return moderator && participants[other]?.role == .participant
+          ? .success : .sessionShareError
       case .multi:
         return .success
       }

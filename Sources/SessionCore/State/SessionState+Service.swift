@@ -15,7 +15,8 @@ extension SessionState {
   /// The earliest-joined present user for whom `predicate` holds.
   ///
   /// - Complexity: O(users skipped), amortised O(1) for the usual question "who joined first".
-  public func earliestJoined(where predicate: (Participant) -> Bool = { _ in true }) -> Participant? {
+  public func earliestJoined(where predicate: (Participant) -> Bool = { _ in true }) -> Participant?
+  {
     for id in order.joinOrdered {
       if let participant = participants[id], predicate(participant) { return participant }
     }
