@@ -53,7 +53,7 @@ import Testing
         == "90 00 00 00 00 02 01 09 01 00 00 03 02 11 ac 02 01 04 01 00 00 00")
   }
 
-  @Test func typicalVideoStatusBatchIsNineBytes() {
+  @Test func typicalVideoStatusBatchIsSevenBytes() {
     let batch = ServerMessage.events(
       EventBatch(firstSequence: 1_000, events: [.videoStatusChanged(user: 42, isOn: true)]))
     #expect(payload(batch) == "93 e8 07 01 0a 2a 01")
@@ -99,5 +99,60 @@ import Testing
     var buffer: [UInt8] = []
     WireEncoder.appendFrameHeader(length: 0x0102_0304, to: &buffer)
     #expect(buffer == [1, 2, 3, 4])
+  }
+
+  /// The complete frames of `Docs/WireProtocol.md` section 11, byte for byte.
+  @Test func workedExamples() throws {
+    func frame(_ value: WireClientFrame) throws -> String {
+      var buffer: [UInt8] = []
+      try WireEncoder.appendFrame(value, to: &buffer)
+      return hex(buffer)
+    }
+    func frame(_ value: WireServerFrame) throws -> String {
+      var buffer: [UInt8] = []
+      try WireEncoder.appendFrame(value, to: &buffer)
+      return hex(buffer)
+    }
+    #expect(
+      try frame(.hello(WireHello(clientName: "peer-1")))
+        == "00 00 00 0f 01 53 45 53 4e 00 01 01 06 70 65 65 72 2d 31")
+    #expect(try frame(.helloAck(WireHelloAck())) == "00 00 00 03 81 00 01")
+    let join = JoinRequest(
+      sessionName: "Algebra101", userName: "Ada", token: "eyJ", muteAudio: true)
+    #expect(
+      try frame(.message(.join(join)))
+        == "00 00 00 19 10 0a 41 6c 67 65 62 72 61 31 30 31 03 41 64 61 03 65 79 4a 00 01 01 00 00")
+    let snapshot = SessionSnapshot(
+      sessionName: "Algebra101", sessionID: "s1", myself: 7,
+      participants: [
+        Participant(
+          id: 3, name: "Tom", role: .host, isVideoOn: true,
+          audio: AudioStatus(type: .voip, isMuted: false), joinOrder: 1),
+        Participant(
+          id: 7, name: "Ada", audio: AudioStatus(type: .voip, isMuted: true), joinOrder: 2),
+      ],
+      sequence: 129)
+    #expect(
+      try frame(.message(.joined(snapshot, resumeToken: 0x1234_5678)))
+        == "00 00 00 38 90 0a 41 6c 67 65 62 72 61 31 30 31 02 73 31 07 02 03 03 54 6f 6d 00 01 01 "
+        + "00 00 00 00 01 00 07 03 41 64 61 02 00 01 01 00 00 00 02 00 02 00 01 00 81 01 f8 ac d1 91 01"
+    )
+    #expect(try frame(.message(.command(1, .startVideo))) == "00 00 00 03 12 01 02")
+    #expect(try frame(.message(.commandFailed(1, .sessionNoRights))) == "00 00 00 04 95 01 d4 0f")
+    let batch = EventBatch(
+      firstSequence: 130,
+      events: [
+        .videoStatusChanged(user: 7, isOn: true),
+        .nameChanged(user: 3, name: "Tom\u{E1}s"),
+        .audioStatusChanged(user: 7, type: .voip, isMuted: false),
+      ])
+    #expect(
+      try frame(.message(.events(batch)))
+        == "00 00 00 14 93 82 01 03 0a 07 01 12 03 06 54 6f 6d c3 a1 73 0b 07 01 00")
+    #expect(try frame(.message(ClientMessage.heartbeat)) == "00 00 00 01 14")
+    #expect(try frame(.message(ServerMessage.heartbeat)) == "00 00 00 01 97")
+    #expect(
+      try frame(.goodbye(WireGoodbye(reason: .wrongVersion, text: "speaks 1")) as WireServerFrame)
+        == "00 00 00 0b 82 01 08 73 70 65 61 6b 73 20 31")
   }
 }
