@@ -222,4 +222,16 @@ private func clientError(_ payload: [UInt8], _ decoder: WireDecoder = WireDecode
     let error = serverError([0x94, 0x63])
     #expect(error?.description == "unknownTag at offset 1: event tag: no case has tag 99")
   }
+
+  @Test func negativeLimitsRejectInsteadOfTrapping() {
+    var decoder = WireDecoder()
+    decoder.maxStringLength = -1
+    decoder.maxCollectionCount = -1
+    #expect(
+      clientError(WireEncoder.payload(ClientMessage.password("a")), decoder)?.code == .stringTooLong
+    )
+    #expect(serverError([0x94, 0x09, 0x01, 0x05], decoder)?.code == .countTooLarge)
+    decoder.maxFrameSize = -1
+    #expect(serverError([0x97], decoder)?.code == .frameTooLarge)
+  }
 }

@@ -9,14 +9,18 @@ import SessionCore
 struct WireReader {
   /// The payload.
   let bytes: UnsafeRawBufferPointer
-  /// The limits to enforce.
-  let limits: WireDecoder
+  /// The largest string accepted, in bytes.
+  private let maxStringLength: UInt64
+  /// The largest element count of one array or set.
+  private let maxCollectionCount: UInt64
   /// The position of the next byte to read.
   private(set) var offset = 0
 
   init(_ bytes: UnsafeRawBufferPointer, limits: WireDecoder) {
     self.bytes = bytes
-    self.limits = limits
+    // Clamped: a negative limit (the limits are public vars) acts as 0.
+    self.maxStringLength = UInt64(clamping: limits.maxStringLength)
+    self.maxCollectionCount = UInt64(clamping: limits.maxCollectionCount)
   }
 
   /// The number of bytes not read yet.
@@ -155,10 +159,10 @@ struct WireReader {
   mutating func string(_ what: StaticString) throws(WireError) -> String {
     let start = offset
     let length = try varint(what)
-    guard length <= UInt64(limits.maxStringLength) else {
+    guard length <= maxStringLength else {
       throw WireError(
         .stringTooLong, offset: start,
-        detail: "\(what): \(length) bytes, more than the maximum \(limits.maxStringLength)")
+        detail: "\(what): \(length) bytes, more than the maximum \(maxStringLength)")
     }
     let count = Int(length)
     guard count <= remaining else {
@@ -199,10 +203,10 @@ struct WireReader {
     // count ≤ remaining first, so the product can't overflow: remaining fits in an Int.
     let fits =
       count <= UInt64(remaining) && count * UInt64(minimumElementSize) <= UInt64(remaining)
-    guard fits, count <= UInt64(limits.maxCollectionCount) else {
+    guard fits, count <= maxCollectionCount else {
       let why =
         fits
-        ? "the maximum is \(limits.maxCollectionCount)"
+        ? "the maximum is \(maxCollectionCount)"
         : "\(remaining) remaining bytes hold at most \(remaining / minimumElementSize)"
       throw WireError(.countTooLarge, offset: start, detail: "\(what): \(count) elements; \(why)")
     }
