@@ -19,6 +19,8 @@ import SessionCore
 ///   `onAnnotationPrivilegeChange(with:shareAction:)` and then the deprecated
 ///   `onAnnotationPrivilegeChange(_:shareOwner:)`.
 /// - Annotation start, stop and clear have no SDK callback and fire nothing.
+///
+/// > Important: Pure functions of `Sendable` values: call them from any isolation domain.
 public enum CallbackMapping {
   /// Facts about the state just before an event applied that its callbacks need.
   ///
