@@ -77,11 +77,19 @@ struct WireReader {
   /// Reads an unsigned LEB128 varint of at most 10 bytes, in its shortest form.
   @inline(__always)
   mutating func varint(_ what: StaticString) throws(WireError) -> UInt64 {
+    // Fast paths for one and two bytes (values below 16,384): most ids, counts and sequences.
     if offset < bytes.count {
       let first = bytes[offset]
       if first < 0x80 {
         offset += 1
         return UInt64(first)
+      }
+      if offset + 1 < bytes.count {
+        let second = bytes[offset + 1]
+        if second < 0x80 && second != 0 {
+          offset += 2
+          return UInt64(first & 0x7F) | UInt64(second) << 7
+        }
       }
     }
     return try longVarint(what)
