@@ -35,6 +35,9 @@ public enum CallbackMapping {
     public var endedShares: [ActiveShare]
     /// Owners of the shares on which the local instance holds an annotation helper.
     public var annotationHelperOwners: Set<UserID>
+    /// For a resync snapshot (``SessionEvent/sessionJoined(_:)`` while in session): the shared
+    /// facts it replaces, so that only what changed fires callbacks.
+    public var resyncBefore: SharedSessionFacts?
 
     /// Creates a context.
     public init(
@@ -66,6 +69,9 @@ public enum CallbackMapping {
       if case .usersLeft(let ids) = event, !state.shares.isEmpty {
         context.endedShares = ids.compactMap { state.shares[$0] }
       }
+      if case .sessionJoined = event, state.phase == .inSession {
+        context.resyncBefore = state.sharedFacts
+      }
       return context
     }
   }
@@ -93,6 +99,10 @@ public enum CallbackMapping {
       break
 
     case .sessionJoined(let snapshot):
+      if let before = context.resyncBefore {
+        appendResyncCallbacks(from: before, to: snapshot, to: &output)
+        break
+      }
       guard context.phaseBefore == .joining else { break }
       output.append(.onSessionJoin)
       let ids = snapshot.participants.sorted { $0.joinOrder < $1.joinOrder }.map(\.id)
@@ -172,6 +182,57 @@ public enum CallbackMapping {
 
     case .errorOccurred(let error, let detail):
       output.append(.onError(error, detail: detail))
+    }
+  }
+  /// The callbacks for what a resync snapshot changed: users who left or joined while the
+  /// link was down, then each changed fact, in join order. Nothing fires for what stayed.
+  static func appendResyncCallbacks(
+    from before: SharedSessionFacts, to snapshot: SessionSnapshot,
+    to output: inout [VideoSDKCallback]
+  ) {
+    let after = Dictionary(uniqueKeysWithValues: snapshot.participants.map { ($0.id, $0) })
+    let left = before.participants.values.filter { after[$0.id] == nil }
+      .sorted { $0.joinOrder < $1.joinOrder }
+    for owner in left.map(\.id) where before.shares[owner] != nil {
+      output.append(
+        .onUserShareStatusChanged(owner, .stopped, before.shares[owner]?.kind ?? .view))
+    }
+    if !left.isEmpty { output.append(.onUserLeave(left.map(\.id))) }
+    let ordered = snapshot.participants.sorted { $0.joinOrder < $1.joinOrder }
+    let joined = ordered.filter { before.participants[$0.id] == nil }.map(\.id)
+    if !joined.isEmpty { output.append(.onUserJoin(joined)) }
+    if let host = snapshot.participants.first(where: { $0.role == .host })?.id,
+      host != before.hostID
+    {
+      output.append(.onUserHostChanged(host))
+    }
+    let shares = Dictionary(uniqueKeysWithValues: snapshot.shares.map { ($0.owner, $0) })
+    for user in ordered {
+      guard let old = before.participants[user.id] else { continue }
+      if old.name != user.name { output.append(.onUserNameChanged(user.id)) }
+      if (old.role == .manager) != (user.role == .manager) {
+        output.append(.onUserManagerChanged(user.id))
+      }
+      if old.isVideoOn != user.isVideoOn { output.append(.onUserVideoStatusChanged([user.id])) }
+      if old.audio.type != user.audio.type || old.audio.isMuted != user.audio.isMuted {
+        output.append(.onUserAudioStatusChanged([user.id]))
+      }
+      if old.shareStatus != user.shareStatus {
+        let kind = shares[user.id]?.kind ?? before.shares[user.id]?.kind ?? .view
+        output.append(.onUserShareStatusChanged(user.id, user.shareStatus, kind))
+      }
+      if old.networkQuality != user.networkQuality {
+        output.append(.onUserOverallNetworkStatusChanged(user.networkQuality, user: user.id))
+      }
+    }
+    if snapshot.shareSetting != before.shareSetting {
+      output.append(.onShareSettingChanged(snapshot.shareSetting))
+    }
+    if snapshot.chatPrivilege != before.chatPrivilege {
+      output.append(.onChatPrivilegeChanged(snapshot.chatPrivilege))
+    }
+    if snapshot.activeSpeakers != before.activeSpeakers {
+      output.append(.onUserActiveAudioChanged(snapshot.activeSpeakers))
     }
   }
 }

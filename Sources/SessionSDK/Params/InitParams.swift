@@ -31,6 +31,10 @@ public final class InitParams {
   /// Client-side limits (session name length, password, user name truncation, chat size,
   /// video subscriptions).
   public var limits: SessionLimits
+  /// How many times in a row the instance tries to resume its membership on a fresh link when
+  /// the link fails in a session, before it reports `onSessionLeave(NetworkError)`. 0 turns
+  /// reconnecting off. Default 3.
+  public var reconnectAttempts: Int = 3
 
   /// Creates parameters.
   ///

@@ -10,6 +10,8 @@ public struct LinkDiagnostics: Sendable, Hashable, Codable {
   public var rejectedEvents = 0
   /// Messages that made no sense in the instance's state (for example `joined` while idle).
   public var ignoredMessages = 0
+  /// Memberships taken back on a fresh link after the link failed.
+  public var resumes = 0
 
   /// No counts.
   public init() {}

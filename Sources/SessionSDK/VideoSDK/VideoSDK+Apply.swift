@@ -60,6 +60,12 @@ extension VideoSDK {
       if let action = session.shareActions[owner], let share = store.state.shares[owner] {
         action.lastShare = share
       }
+    case .sessionJoined(let snapshot) where store.state.phase == .inSession:
+      // A resync: users gone while the link was down keep answering in their callbacks.
+      let present = Set(snapshot.participants.map(\.id))
+      for (id, participant) in store.state.participants where !present.contains(id) {
+        session.user(for: id).lastKnown = participant
+      }
     case .sessionLeft:
       let participants = store.state.participants
       for (id, user) in session.users {

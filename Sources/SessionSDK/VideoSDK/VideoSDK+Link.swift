@@ -63,6 +63,10 @@ extension VideoSDK {
       handle(message)
     case .linkClosed(let reason, let generation):
       guard generation == linkGeneration, link != nil else { return }
+      if holdsLinkClosures {
+        heldLinkClosure = reason
+        return
+      }
       linkDidClose(reason)
     case .callback(let callback, let view):
       deliver(callback, view: view.view)
@@ -83,6 +87,12 @@ extension VideoSDK {
       }
       resumeToken = token
       isPasswordPromptOpen = false
+      if isResuming {
+        isResuming = false
+        reconnectAttemptsMade = 0
+        diagnostics.resumes += 1
+        log(.info, "resumed at sequence \(snapshot.sequence) (had \(lastServiceSequence))")
+      }
       currentSession?.myselfID = snapshot.myself
       if apply(.sessionJoined(snapshot)) {
         lastServiceSequence = snapshot.sequence
@@ -134,6 +144,7 @@ extension VideoSDK {
     case .left(let reason):
       let phase = store.state.phase
       closeLink()
+      isResuming = false
       if phase == .joining {
         apply(.joinFailed(error: .sessionJoinFailed))
       } else if phase.acceptsSessionEvents {
@@ -175,12 +186,31 @@ extension VideoSDK {
     case .joining:
       apply(.joinFailed(error: .sessionJoinFailed))
     case .inSession:
-      apply(.sessionLeft(reason: .networkError))
+      if !tryResume() { apply(.sessionLeft(reason: .networkError)) }
     case .leaving:
       apply(.sessionLeft(reason: .bySelf))
     default:
       break
     }
+  }
+
+  /// Opens a fresh link and asks the service to take the membership back (Decision 0004).
+  ///
+  /// - Returns: `false` when there is nothing to resume or the attempts are used up.
+  private func tryResume() -> Bool {
+    guard let configuration, reconnectAttemptsMade < configuration.reconnectAttempts,
+      let resumeToken, let sessionID = store.state.sessionID, let me = store.state.myselfID
+    else { return false }
+    reconnectAttemptsMade += 1
+    log(.info, "link lost; resume attempt \(reconnectAttemptsMade)")
+    isResuming = true
+    let link = openLink(configuration.transport)
+    link.send(
+      .resume(
+        ResumeRequest(
+          sessionID: sessionID, user: me, resumeToken: resumeToken,
+          lastSequence: lastServiceSequence)))
+    return true
   }
 
   /// Answers a password prompt; the completion handed to the delegate calls it.
@@ -230,5 +260,28 @@ extension VideoSDK {
       if recentLogs.count >= 256 { recentLogs.removeFirst(recentLogs.count - 255) }
       recentLogs.append(record)
     }
+  }
+}
+
+// MARK: - Test hooks
+
+extension VideoSDK {
+  /// The link in use, if any.
+  @_spi(Testing) public var currentLinkForTesting: (any SessionLink)? { link }
+
+  /// Holds back the news that the link closed, as if the instance had not noticed yet.
+  @_spi(Testing) public func suspendLinkForTesting() { holdsLinkClosures = true }
+
+  /// Delivers a held-back link closure, which starts a resume.
+  @_spi(Testing) public func resumeLinkForTesting() {
+    holdsLinkClosures = false
+    guard let reason = heldLinkClosure else { return }
+    heldLinkClosure = nil
+    submit(.linkClosed(reason, generation: linkGeneration))
+  }
+
+  /// Points later links at another service, as after a service restart.
+  @_spi(Testing) public func replaceTransportForTesting(_ transport: any SessionLinkFactory) {
+    configuration?.transport = transport
   }
 }

@@ -70,6 +70,7 @@ public final class VideoSDK {
     var enableLog: Bool
     var transport: any SessionLinkFactory
     var limits: SessionLimits
+    var reconnectAttempts: Int
   }
 
   enum PendingCommand {
@@ -91,6 +92,12 @@ public final class VideoSDK {
   var linkGeneration: UInt64 = 0
   var currentSession: Session?
   var resumeToken: UInt64?
+  /// Resume attempts made since the link last failed; reset when a resume succeeds.
+  var reconnectAttemptsMade = 0
+  /// Whether the current link was opened to resume a membership.
+  var isResuming = false
+  var holdsLinkClosures = false
+  var heldLinkClosure: LinkCloseReason?
   var nextCommandID: CommandID = 0
   var pendingCommands: [CommandID: PendingCommand] = [:]
   var passwordPrompt: UInt64 = 0
@@ -137,7 +144,7 @@ public final class VideoSDK {
     }
     configuration = Configuration(
       domain: params.domain, enableLog: params.enableLog, transport: transport,
-      limits: params.limits)
+      limits: params.limits, reconnectAttempts: max(0, params.reconnectAttempts))
     clock.now = params.clock
     submit(.local(.initialized))
     log(.info, "initialized for \(params.domain)")

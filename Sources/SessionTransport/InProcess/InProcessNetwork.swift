@@ -43,7 +43,9 @@ public final class InProcessNetwork: SessionLinkFactory {
   ///   - host: The service.
   ///   - delivery: When messages move (default: immediately).
   ///   - now: The clock given to the host, in milliseconds.
-  public init(host: any SessionHost, delivery: Delivery = .immediate, now: @escaping () -> Int64 = { 0 }) {
+  public init(
+    host: any SessionHost, delivery: Delivery = .immediate, now: @escaping () -> Int64 = { 0 }
+  ) {
     self.host = host
     self.delivery = delivery
     self.now = now
