@@ -6,6 +6,8 @@ public struct ServiceConfiguration: Sendable {
   public var credentials: [String: String]
   /// Limits on names, users, chat.
   public var limits: SessionLimits
+  /// Token rules: lifetime bounds, clock skew, claim lengths.
+  public var tokenLimits = TokenLimits()
   /// How long a session with a single user lives on, in milliseconds, unless the joiner's
   /// context says otherwise; negative means forever. Default 40 minutes.
   public var defaultIdleTimeout: Int64

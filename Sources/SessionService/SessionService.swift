@@ -50,7 +50,8 @@ public final class SessionService: SessionHost {
   /// Creates a service.
   public init(configuration: ServiceConfiguration) {
     self.configuration = configuration
-    self.verifier = TokenVerifier(credentials: configuration.credentials)
+    self.verifier = TokenVerifier(
+      credentials: configuration.credentials, limits: configuration.tokenLimits)
     self.random = SplitMix64(seed: configuration.seed)
   }
 

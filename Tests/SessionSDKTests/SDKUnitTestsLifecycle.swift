@@ -243,6 +243,17 @@ struct SDKUnitTestsLifecycle {
     link.deliver(.joined(snapshot(myself: 2, users: classroom), resumeToken: 1))
     _ = rig.log.take()
     link.fail()
+    // The SDK first tries to take its place back on a fresh link (Decision 0004)…
+    var attempts = 0
+    while let resumeLink = links.last, resumeLink !== link, !resumeLink.isClosed {
+      attempts += 1
+      #expect(resumeLink.sent.contains { if case .resume = $0 { true } else { false } })
+      #expect(rig.log.take().isEmpty, "no callbacks while resuming")
+      resumeLink.fail()
+      if attempts > 10 { break }
+    }
+    #expect(attempts == 3)
+    // …and reports the loss once every attempt failed.
     #expect(rig.log.take() == [.onSessionLeave(.networkError), .onSessionLeaveLegacy])
     #expect(rig.sdk.store.state.phase == .left(.networkError))
   }

@@ -21,8 +21,11 @@ extension SessionState {
       guard participants[target] != nil else { return .invalidParameter }
       return target == user || moderator ? .success : .sessionNoRights
 
-    case .muteAllAudio, .unmuteAllAudio, .allowAudioUnmutedBySelf, .lockShare, .enableMultiShare,
-      .changeChatPrivilege:
+    case .changeChatPrivilege(let privilege):
+      guard privilege != .unknown else { return .invalidParameter }
+      return moderator ? .success : .sessionNoRights
+
+    case .muteAllAudio, .unmuteAllAudio, .allowAudioUnmutedBySelf, .lockShare, .enableMultiShare:
       return moderator ? .success : .sessionNoRights
 
     case .startShare(let kind):

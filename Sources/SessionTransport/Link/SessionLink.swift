@@ -19,7 +19,9 @@ public enum LinkEvent: Sendable, Hashable {
 /// The SDK's end of a connection to a session service: in-process, virtual or a socket.
 ///
 /// > Important: A link is confined to its owner's isolation domain. It calls the handler given
-/// > to ``start(_:)`` on that domain only, one event at a time, never from inside ``send(_:)``.
+/// > to ``start(_:)`` on that domain only, one event at a time. A synchronous link (the
+/// > ``InProcessNetwork`` in immediate mode) may call it from inside ``start(_:)`` or
+/// > ``send(_:)``; owners must queue work that arrives while they are busy rather than recurse.
 public protocol SessionLink: AnyObject {
   /// Starts delivering events to `handler`.
   func start(_ handler: @escaping (LinkEvent) -> Void)

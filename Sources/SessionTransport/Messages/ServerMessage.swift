@@ -13,14 +13,15 @@ public struct EventBatch: Sendable, Hashable, Codable {
     self.events = events
   }
 
-  /// The sequence number of the last event.
-  public var lastSequence: UInt64 { firstSequence + UInt64(events.count) - 1 }
+  /// The sequence number of the last event; `firstSequence - 1` (wrapping) for an empty batch.
+  public var lastSequence: UInt64 { firstSequence &+ UInt64(events.count) &- 1 }
 }
 
 /// A message from the service to one member.
 public enum ServerMessage: Sendable, Hashable, Codable {
   /// Joined (or resumed): the state at `snapshot.sequence`. Numbered events follow.
-  case joined(SessionSnapshot, resumeToken: UInt64)
+  /// Stored out of line so that every message stays small to copy.
+  indirect case joined(SessionSnapshot, resumeToken: UInt64)
   /// The join failed with this error; the connection stays open for another try.
   case joinRefused(VideoSDKError)
   /// The session needs a password (`onSessionNeedPassword`), or the one given was wrong
