@@ -1,0 +1,195 @@
+import SessionTransport
+
+/// The SDK's end of a TCP connection to a ``LoopbackServer``: a `SessionLink` over loopback.
+///
+/// Made by a ``LoopbackLinkFactory``. ``start(_:)`` connects and sends the hello; messages sent
+/// before the server acknowledged it wait, in order, and are written right after the
+/// acknowledgement. Frames from the server are decoded into ``LinkEvent/message(_:)``, in
+/// order. The link sends a heartbeat when it has sent nothing for
+/// ``LoopbackLinkConfiguration/heartbeatInterval`` and fails with
+/// `.failed("heartbeat timeout")` when it has heard nothing for
+/// ``LoopbackLinkConfiguration/heartbeatTimeout``.
+///
+/// Closes reach the handler once, as ``LinkEvent/closed(_:)``: the server closing or resetting
+/// the connection is ``LinkCloseReason/closedByPeer`` (so is its `shuttingDown` goodbye); any
+/// other goodbye, a frame that doesn't decode, a refused connection or a timeout is
+/// ``LinkCloseReason/failed(_:)`` with the reason. After ``close()`` the handler gets nothing
+/// more; closing twice is harmless. A closed link stays closed: for a new connection (a
+/// reconnect, a resume), ask the factory for a new link.
+///
+/// > Important: Loop-confined: create it (through its factory), use it and drop it on the
+/// > factory's loop thread; the handler runs there, one event at a time, never from inside
+/// > ``send(_:)`` or ``start(_:)``. The SDK instances that own links must live on that thread
+/// > too.
+public final class LoopbackClientLink: SessionLink {
+  /// The loop the link runs on.
+  public let loop: EventLoop
+  /// The address the link connects to.
+  public let host: String
+  /// The port the link connects to.
+  public let port: UInt16
+
+  let context: LinkContext
+  /// Index in the context's heartbeat list; -1 when not registered.
+  var registryIndex = -1
+  private var machine = ClientLinkStateMachine()
+  private var connection: TCPConnection?
+  private var handler: ((LinkEvent) -> Void)?
+  /// Loop time of the last frame written, for heartbeats.
+  private var lastSent: UInt64 = 0
+  /// Loop time the owner closed the link, to bound the final flush.
+  private var closedAt: UInt64 = 0
+
+  init(context: LinkContext, host: String, port: UInt16) {
+    context.loop.assertInEventLoop()
+    self.loop = context.loop
+    self.context = context
+    self.host = host
+    self.port = port
+  }
+
+  /// Connects, sends the hello, and starts delivering events to `handler`. Starting twice is
+  /// harmless (the second call does nothing).
+  ///
+  /// A connection that can't even be attempted (the loop is shutting down) is reported as
+  /// `.closed(.failed(…))` in a later loop turn.
+  ///
+  /// - Parameter handler: Receives the link's events on the loop thread.
+  public func start(_ handler: @escaping (LinkEvent) -> Void) {
+    loop.assertInEventLoop()
+    guard machine.start() else { return }
+    self.handler = handler
+    let tcp: TCPConnection
+    do {
+      tcp = try TCPConnection.connect(
+        loop: loop, host: host, port: port, configuration: context.configuration.tcp)
+    } catch {
+      reportLater(.failed(error.description))
+      return
+    }
+    connection = tcp
+    // Strong captures: the connection drops its callbacks when it closes.
+    tcp.onFrame = { [self] frame in frameArrived(frame) }
+    tcp.onClose = { [self] reason in connectionClosed(reason) }
+    write(.hello(WireHello(clientName: context.configuration.clientName)))
+    context.register(self)
+  }
+
+  /// Sends a message: at once if the handshake is done, otherwise right after it. Messages
+  /// are written in the order sent; those sent in one loop turn share one write. Dropped once
+  /// the link is closing or closed.
+  ///
+  /// - Parameter message: The message.
+  public func send(_ message: ClientMessage) {
+    loop.assertInEventLoop()
+    switch machine.send(message) {
+    case .write: write(.message(message))
+    case .queued, .drop: break
+    }
+  }
+
+  /// Closes the link: writes what was sent (within the heartbeat timeout), then closes the
+  /// connection. The handler gets no more events. Closing twice is harmless.
+  public func close() {
+    loop.assertInEventLoop()
+    handler = nil
+    guard machine.ownerClosed() else { return }
+    closedAt = loop.now
+    connection?.close(afterFlushing: true)
+  }
+
+  /// Drops the connection at once, without a goodbye, as a failing network would: the server
+  /// sees the peer close; the handler gets `.closed(.failed("severed"))`. For tests and
+  /// fault injection.
+  public func sever() {
+    loop.assertInEventLoop()
+    guard machine.sever() else { return }
+    connection?.close()
+  }
+
+  /// Whether the handshake is done and the link is open.
+  public var isReady: Bool {
+    loop.assertInEventLoop()
+    return machine.isReady
+  }
+
+  // MARK: Connection callbacks
+
+  private func frameArrived(_ payload: ArraySlice<UInt8>) {
+    let action: ClientLinkStateMachine.FrameAction
+    do throws(WireError) {
+      let frame = try context.decoder.decodeServerFrame(payload)
+      action = machine.frameArrived(frame, version: WireProtocol.version)
+    } catch {
+      action = machine.decodeFailed(error)
+    }
+    switch action {
+    case .deliver(let message):
+      handler?(.message(message))
+    case .flush(let pending):
+      for message in pending { write(.message(message)) }
+    case .reject(let goodbye):
+      write(.goodbye(goodbye))
+      connection?.close(reason: .protocolError(goodbye.text), afterFlushing: true)
+    case .close:
+      connection?.close()
+    case .ignore:
+      break
+    }
+  }
+
+  private func connectionClosed(_ reason: CloseReason) {
+    context.unregister(self)
+    connection = nil
+    let report = machine.connectionClosed(reason)
+    let handler = self.handler
+    self.handler = nil
+    guard let report else { return }
+    context.log(
+      LoopbackLogRecord(level: .info, message: "link to \(host):\(port) closed: \(report)"))
+    handler?(.closed(report))
+  }
+
+  /// The heartbeat sweep: fail a silent link, keep a quiet one alive, bound a final flush.
+  func checkHeartbeat(now: UInt64) {
+    guard let connection else { return }
+    let configuration = context.configuration
+    if machine.isClosedByOwner {
+      if now &- closedAt >= configuration.heartbeatTimeout { connection.close() }
+      return
+    }
+    if now &- connection.lastReadTime >= configuration.heartbeatTimeout {
+      if machine.heartbeatTimedOut() { connection.close(reason: .idleTimeout) }
+      return
+    }
+    if machine.isReady, now &- lastSent >= configuration.heartbeatInterval {
+      write(.message(.heartbeat))
+    }
+  }
+
+  private func write(_ frame: WireClientFrame) {
+    guard let connection else { return }
+    context.scratch.removeAll(keepingCapacity: true)
+    WireEncoder.appendPayload(frame, to: &context.scratch)
+    context.scratch.withUnsafeBytes { bytes in _ = connection.send(frame: bytes) }
+    lastSent = loop.now
+  }
+
+  /// Reports a close that happened before there was a connection, in a later loop turn.
+  private func reportLater(_ reason: LinkCloseReason) {
+    machine.connectFailed(reason)
+    let bound = LoopBound(self, loop: loop)
+    let accepted = loop.execute {
+      let link = bound.value
+      guard let report = link.machine.finishWithoutConnection() else { return }
+      let handler = link.handler
+      link.handler = nil
+      handler?(.closed(report))
+    }
+    if !accepted { handler = nil }
+  }
+}
+
+/// Loop-confined: use ``LoopBound`` to pass a link between threads.
+@available(*, unavailable)
+extension LoopbackClientLink: Sendable {}

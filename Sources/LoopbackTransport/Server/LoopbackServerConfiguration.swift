@@ -1,0 +1,62 @@
+import SessionTransport
+
+/// Where a ``LoopbackServer`` listens and the limits and timers it applies to every connection.
+///
+/// A value; `Sendable`. All times are milliseconds.
+public struct LoopbackServerConfiguration: Sendable, Hashable {
+  /// The dotted IPv4 address to bind. Default `127.0.0.1`.
+  public var host: String
+  /// The port; 0 (the default) lets the kernel pick a free one, read from
+  /// ``LoopbackServer/port``.
+  public var port: UInt16
+  /// The kernel's queue of connections not yet accepted. Default 1,024, enough for a storm of
+  /// 1,000 peers connecting at once.
+  public var backlog: Int32
+  /// Frame and write-queue limits for every connection. The write-queue bound is the
+  /// slow-consumer policy: a connection that would queue more than
+  /// ``TCPConfiguration/maxQueuedWriteBytes`` unwritten bytes is disconnected.
+  public var tcp: TCPConfiguration
+  /// How long a new connection may take to send its hello before it is closed with
+  /// `goodbye(idleTimeout)`. Default 5,000.
+  public var helloTimeout: UInt64
+  /// How long a connection closed on purpose may take to flush its last frames (a goodbye)
+  /// before it is cut. Bounds a peer that stopped reading. Default 1,000.
+  public var drainTimeout: UInt64
+  /// How often the host's ``SessionHost/tick(now:)`` runs, and deadlines are checked.
+  /// Default 50.
+  public var tickInterval: UInt64
+  /// The protocol versions accepted in a hello. Default ``WireProtocol/supportedVersions``.
+  public var supportedVersions: ClosedRange<UInt16>
+
+  /// Creates a configuration.
+  ///
+  /// - Parameters:
+  ///   - host: The IPv4 address to bind.
+  ///   - port: The port; 0 for an ephemeral one.
+  ///   - backlog: The accept queue length.
+  ///   - tcp: Frame and write-queue limits.
+  ///   - helloTimeout: Milliseconds a new connection has to say hello.
+  ///   - drainTimeout: Milliseconds a closing connection has to flush.
+  ///   - tickInterval: Milliseconds between host ticks; at least 1.
+  ///   - supportedVersions: Protocol versions accepted.
+  public init(
+    host: String = "127.0.0.1",
+    port: UInt16 = 0,
+    backlog: Int32 = 1_024,
+    tcp: TCPConfiguration = TCPConfiguration(),
+    helloTimeout: UInt64 = 5_000,
+    drainTimeout: UInt64 = 1_000,
+    tickInterval: UInt64 = 50,
+    supportedVersions: ClosedRange<UInt16> = WireProtocol.supportedVersions
+  ) {
+    precondition(tickInterval > 0, "tickInterval must be positive")
+    self.host = host
+    self.port = port
+    self.backlog = backlog
+    self.tcp = tcp
+    self.helloTimeout = helloTimeout
+    self.drainTimeout = drainTimeout
+    self.tickInterval = tickInterval
+    self.supportedVersions = supportedVersions
+  }
+}

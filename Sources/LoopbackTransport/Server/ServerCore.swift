@@ -1,0 +1,285 @@
+import SessionTransport
+
+/// The loop-side half of a ``LoopbackServer``: the listener, the connections, the host and its
+/// ticks.
+///
+/// Frames are decoded here and handed to the host; the host's outputs are encoded here, once
+/// per message, and appended to each receiving connection's outgoing buffer (which the loop
+/// writes with one `uv_write` per connection per loop turn).
+///
+/// > Important: Loop-confined: created, used and dropped on the server's loop thread (its
+/// > callbacks run there).
+final class ServerCore<Host: SessionHost> {
+  let loop: EventLoop
+  let configuration: LoopbackServerConfiguration
+  let host: Host
+  let clock: LoopWallClock
+  let log: LoopbackLogHandler
+  let decoder: WireDecoder
+  /// The bound port, once started.
+  private(set) var port: UInt16 = 0
+  private(set) var isShuttingDown = false
+  /// Connections accepted so far.
+  private(set) var acceptedCount = 0
+
+  private var listener: TCPListener?
+  private var ticker: UVTimer?
+  private var connections: [ConnectionID: ServerConnection] = [:]
+  private var helloDeadlines = DeadlineQueue()
+  private var drainDeadlines = DeadlineQueue()
+  private var nextConnection: UInt64 = 0
+  /// The encoding of the message being sent; reused so that steady state allocates nothing.
+  private var scratch: [UInt8] = []
+  private var shutdownCompletions: [() -> Void] = []
+
+  init(
+    loop: EventLoop, configuration: LoopbackServerConfiguration, host: Host,
+    log: @escaping LoopbackLogHandler
+  ) {
+    loop.preconditionInEventLoop()
+    self.loop = loop
+    self.configuration = configuration
+    self.host = host
+    self.clock = LoopWallClock(loop: loop)
+    self.log = log
+    self.decoder = WireDecoder(maxFrameSize: configuration.tcp.maxFrameSize)
+    scratch.reserveCapacity(4_096)
+  }
+
+  /// The number of open connections, handshake done or not.
+  var connectionCount: Int { connections.count }
+
+  /// Connects the host's output, binds, listens and starts ticking.
+  func start() throws(UVError) {
+    host.attach { [weak self] output in self?.perform(output) }
+    let listener = try TCPListener(
+      loop: loop, host: configuration.host, port: configuration.port,
+      backlog: configuration.backlog, configuration: configuration.tcp
+    ) { [self] connection in
+      accept(connection)
+    }
+    listener.onError = { [log] error in
+      log(LoopbackLogRecord(level: .error, message: "accepting a connection failed: \(error)"))
+    }
+    self.listener = listener
+    port = listener.localPort
+    let ticker = try UVTimer(loop: loop)
+    let interval = configuration.tickInterval
+    ticker.schedule(afterMilliseconds: interval, repeatingEvery: interval) { [self] in tick() }
+    self.ticker = ticker
+    log(
+      LoopbackLogRecord(
+        level: .info, message: "listening on \(configuration.host):\(listener.localPort)"))
+  }
+
+  // MARK: Connections
+
+  private func accept(_ tcp: TCPConnection) {
+    guard !isShuttingDown else {
+      tcp.close()
+      return
+    }
+    nextConnection += 1
+    acceptedCount += 1
+    let id = ConnectionID(nextConnection)
+    let now = loop.now
+    let connection = ServerConnection(
+      id: id, tcp: tcp,
+      machine: ServerConnectionStateMachine(now: now, helloTimeout: configuration.helloTimeout))
+    connections[id] = connection
+    helloDeadlines.append(id, deadline: now &+ configuration.helloTimeout)
+    // Strong captures: the connection drops its callbacks when it closes.
+    tcp.onFrame = { [self] frame in frameArrived(frame, on: connection) }
+    tcp.onClose = { [self] reason in connectionClosed(connection, reason: reason) }
+  }
+
+  private func frameArrived(_ payload: ArraySlice<UInt8>, on connection: ServerConnection) {
+    let now = loop.now
+    let drain = configuration.drainTimeout
+    let action: ServerConnectionStateMachine.FrameAction
+    do throws(WireError) {
+      let frame = try decoder.decodeClientFrame(payload)
+      if case .hello(let hello) = frame { connection.clientName = hello.clientName }
+      action = connection.machine.frameArrived(
+        frame, supported: configuration.supportedVersions, now: now, drainTimeout: drain)
+    } catch {
+      action = connection.machine.decodeFailed(error, now: now, drainTimeout: drain)
+    }
+    switch action {
+    case .deliver(let message):
+      host.receive(message, from: connection.id, now: clock.now())
+    case .acknowledge(let ack):
+      write(.helloAck(ack), to: connection)
+      record(.debug, "hello from \(connection.clientName ?? "an unnamed client")", connection)
+      host.connectionOpened(connection.id, now: clock.now())
+    case .reject(let goodbye, let reason):
+      closeOnPurpose(connection, goodbye: goodbye, reason: reason, detail: nil)
+    case .closeQuietly(let goodbye):
+      closeOnPurpose(
+        connection, goodbye: nil, reason: .local,
+        detail: "the client said goodbye (\(goodbye.reason)): \(goodbye.text)")
+    case .ignore:
+      break
+    }
+  }
+
+  /// Sends `goodbye` (if any), then closes after flushing; a peer that doesn't read is cut at
+  /// the drain deadline.
+  private func closeOnPurpose(
+    _ connection: ServerConnection, goodbye: WireGoodbye?, reason: CloseReason, detail: String?
+  ) {
+    connection.closeDetail = detail
+    if let goodbye { write(.goodbye(goodbye), to: connection) }
+    connection.tcp.close(reason: reason, afterFlushing: true)
+    drainDeadlines.append(connection.id, deadline: loop.now &+ configuration.drainTimeout)
+  }
+
+  private func connectionClosed(_ connection: ServerConnection, reason: CloseReason) {
+    let notifyHost = connection.machine.connectionClosed()
+    connections.removeValue(forKey: connection.id)
+    var text = "closed: \(reason)"
+    if case .peerClosed = reason, connection.tcp.decoder.hasPartialFrame {
+      text += " in the middle of a frame"
+    }
+    if let detail = connection.closeDetail { text += " (\(detail))" }
+    if let name = connection.clientName { text += " [\(name)]" }
+    record(Self.level(for: reason), text, connection)
+    if notifyHost { host.connectionClosed(connection.id, now: clock.now()) }
+    if isShuttingDown, connections.isEmpty { finishShutdown() }
+  }
+
+  private static func level(for reason: CloseReason) -> LoopbackLogRecord.Level {
+    switch reason {
+    case .peerClosed, .local: .info
+    case .idleTimeout: .notice
+    case .protocolError, .frameTooLarge, .writeQueueOverflow: .warning
+    case .error: .error
+    }
+  }
+
+  // MARK: Time
+
+  private func tick() {
+    if !isShuttingDown { host.tick(now: clock.now()) }
+    let now = loop.now
+    for id in helloDeadlines.popDue(now: now) { checkDeadline(of: id, now: now) }
+    for id in drainDeadlines.popDue(now: now) { checkDeadline(of: id, now: now) }
+  }
+
+  private func checkDeadline(of id: ConnectionID, now: UInt64) {
+    guard let connection = connections[id] else { return }
+    let action = connection.machine.checkDeadline(
+      now: now, helloTimeout: configuration.helloTimeout,
+      drainTimeout: configuration.drainTimeout)
+    switch action {
+    case .none:
+      break
+    case .reject(let goodbye, let reason):
+      closeOnPurpose(connection, goodbye: goodbye, reason: reason, detail: goodbye.text)
+    case .cut:
+      let flushing = connection.closeDetail.map { "\($0); " } ?? ""
+      connection.closeDetail = flushing + "cut after \(configuration.drainTimeout) ms of flushing"
+      connection.tcp.close()
+    }
+  }
+
+  // MARK: Host outputs
+
+  private func perform(_ output: HostOutput) {
+    switch output {
+    case .send(let message, let id):
+      guard let connection = connections[id] else { return }
+      encode(message)
+      guard scratch.count <= configuration.tcp.maxFrameSize else {
+        refuseOversize(size: scratch.count, to: connection)
+        return
+      }
+      scratch.withUnsafeBytes { bytes in _ = connection.tcp.send(frame: bytes) }
+    case .broadcast(let message, let ids):
+      encode(message)
+      let size = scratch.count
+      guard size <= configuration.tcp.maxFrameSize else {
+        for id in ids {
+          if let connection = connections[id] { refuseOversize(size: size, to: connection) }
+        }
+        return
+      }
+      // Encoded once; the same bytes are appended to every receiver's outgoing buffer.
+      scratch.withUnsafeBytes { bytes in
+        for id in ids { _ = connections[id]?.tcp.send(frame: bytes) }
+      }
+    case .close(let id):
+      guard let connection = connections[id],
+        connection.machine.hostRequestedClose(
+          now: loop.now, drainTimeout: configuration.drainTimeout)
+      else { return }
+      closeOnPurpose(connection, goodbye: nil, reason: .local, detail: "closed by the host")
+    }
+  }
+
+  private func encode(_ message: ServerMessage) {
+    scratch.removeAll(keepingCapacity: true)
+    WireEncoder.appendPayload(message, to: &scratch)
+  }
+
+  /// A message too long for one frame would leave the member out of step: close it.
+  private func refuseOversize(size: Int, to connection: ServerConnection) {
+    record(
+      .error,
+      "a \(size)-byte message exceeds the \(configuration.tcp.maxFrameSize)-byte frame "
+        + "limit; closing", connection)
+    let goodbye = WireGoodbye(
+      reason: .tooLarge, text: "the server's message exceeds the frame limit")
+    guard connection.machine.serverCloses(now: loop.now, drainTimeout: configuration.drainTimeout)
+    else { return }
+    closeOnPurpose(connection, goodbye: goodbye, reason: .local, detail: goodbye.text)
+  }
+
+  private func write(_ frame: WireServerFrame, to connection: ServerConnection) {
+    scratch.removeAll(keepingCapacity: true)
+    WireEncoder.appendPayload(frame, to: &scratch)
+    scratch.withUnsafeBytes { bytes in _ = connection.tcp.send(frame: bytes) }
+  }
+
+  // MARK: Shutdown
+
+  /// Stops accepting, says goodbye to every connection and closes them after flushing;
+  /// `completion` runs on the loop once every connection closed.
+  func beginShutdown(completion: @escaping () -> Void) {
+    shutdownCompletions.append(completion)
+    guard !isShuttingDown else {
+      if connections.isEmpty { finishShutdown() }
+      return
+    }
+    isShuttingDown = true
+    listener?.close()
+    listener = nil
+    let now = loop.now
+    for id in connections.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+      guard let connection = connections[id] else { continue }
+      guard connection.machine.serverCloses(now: now, drainTimeout: configuration.drainTimeout)
+      else { continue }
+      let goodbye = WireGoodbye(reason: .shuttingDown, text: "the server is shutting down")
+      closeOnPurpose(connection, goodbye: goodbye, reason: .local, detail: "server shutdown")
+    }
+    if connections.isEmpty { finishShutdown() }
+  }
+
+  private func finishShutdown() {
+    ticker?.close()
+    ticker = nil
+    let completions = shutdownCompletions
+    shutdownCompletions.removeAll()
+    for completion in completions { completion() }
+  }
+
+  private func record(
+    _ level: LoopbackLogRecord.Level, _ message: String, _ connection: ServerConnection
+  ) {
+    log(LoopbackLogRecord(level: level, message: message, connection: connection.id))
+  }
+}
+
+/// Loop-confined: carried between threads only inside a ``LoopBound``.
+@available(*, unavailable)
+extension ServerCore: Sendable {}
