@@ -10,5 +10,8 @@ struct Benchmark: Sendable {
 let benchmarks: [String: Benchmark] = [
   "reducer": Benchmark(
     summary: "SessionState.reduce and SessionStore.send against a plain dictionary floor",
-    run: runReducerBenchmark)
+    run: runReducerBenchmark),
+  "sdk": Benchmark(
+    summary: "1,000 SDK instances join one in-process session; callback fan-out and admission",
+    run: runSDKBenchmark),
 ]

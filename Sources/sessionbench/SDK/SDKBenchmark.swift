@@ -1,0 +1,147 @@
+import Foundation
+
+/// `sessionbench sdk`: 1,000 SDK instances join one in-process session one by one, then take
+/// turns toggling video and audio, each toggle fanned out to all 1,000 (see ``runSDKScene``).
+///
+/// Bars: deliveries_per_s >= 2,000,000; join_storm_1k_s <= 1.0; admitting the 1,000th member
+/// costs no more than 3x the 10th, beyond its fan-out (the service's handling of the join
+/// message, timed alone; the whole join minus its fan-out is printed beside it as a check).
+///
+/// `--members N` and `--commands N` shrink the scene, for profiling.
+func runSDKBenchmark(_ arguments: [String]) throws {
+  var members = 1_000
+  var commands: Int?
+  var rest: [String] = []
+  var iterator = arguments.makeIterator()
+  while let argument = iterator.next() {
+    switch argument {
+    case "--members", "--commands":
+      guard let value = iterator.next().flatMap(Int.init), value >= 10 else {
+        throw BenchmarkError("\(argument) needs a number of at least 10")
+      }
+      if argument == "--members" { members = value } else { commands = value }
+    default:
+      rest.append(argument)
+    }
+  }
+  let options = try BenchmarkOptions(rest)
+  let commandCount = commands ?? 2 * members
+
+  _ = runSDKScene(members: members, commands: commandCount)  // warm-up
+  var runs: [SDKSceneResult] = []
+  for _ in 0..<options.repetitions {
+    runs.append(runSDKScene(members: members, commands: commandCount))
+  }
+  let figures = SDKFigures(runs, members: members)
+
+  if options.json {
+    var json = figures.values
+    json["bars_met"] = figures.bars.allSatisfy(\.met) ? 1 : 0
+    try printJSON(json)
+    return
+  }
+  figures.printTable(members: members, commands: commandCount, repetitions: runs.count)
+}
+
+/// The medians of several runs, and the bars they are judged by.
+private struct SDKFigures {
+  var joinStorm: Double
+  var deliveriesPerSecond: Double
+  var tenthJoin: Double
+  var lastJoin: Double
+  var tenthAdmission: Double
+  var lastAdmission: Double
+  var tenthBeyondFanOut: Double
+  var lastBeyondFanOut: Double
+  var stormRange: ClosedRange<Double>
+  var deliveriesRange: ClosedRange<Double>
+
+  init(_ runs: [SDKSceneResult], members: Int) {
+    let tenth = 9
+    let last = members - 1
+    joinStorm = median(runs.map { $0.joinStorm.seconds })
+    let rates = runs.map { Double($0.deliveries) / $0.steady.seconds }
+    deliveriesPerSecond = median(rates)
+    tenthJoin = median(runs.map { $0.joins[tenth].seconds * 1e6 })
+    lastJoin = median(runs.map { $0.joins[last].seconds * 1e6 })
+    tenthAdmission = median(runs.map { $0.admissions[tenth].seconds * 1e6 })
+    lastAdmission = median(runs.map { $0.admissions[last].seconds * 1e6 })
+    // The k-th joiner's `usersJoined` reaches the k - 1 members already there.
+    let perDelivery = 1e6 / deliveriesPerSecond
+    tenthBeyondFanOut = tenthJoin - Double(tenth) * perDelivery
+    lastBeyondFanOut = lastJoin - Double(last) * perDelivery
+    let storms = runs.map { $0.joinStorm.seconds }
+    stormRange = (storms.min() ?? 0)...(storms.max() ?? 0)
+    deliveriesRange = (rates.min() ?? 0)...(rates.max() ?? 0)
+  }
+
+  var admissionRatio: Double { lastAdmission / tenthAdmission }
+  var beyondFanOutRatio: Double { lastBeyondFanOut / tenthBeyondFanOut }
+
+  var bars: [(name: String, met: Bool)] {
+    [
+      ("deliveries_per_s >= 2,000,000", deliveriesPerSecond >= 2_000_000),
+      ("join_storm_1k_s <= 1.0", joinStorm <= 1.0),
+      ("admission of the 1,000th <= 3 x the 10th", admissionRatio <= 3),
+    ]
+  }
+
+  var values: [String: Double] {
+    [
+      "join_storm_1k_s": joinStorm,
+      "deliveries_per_s": deliveriesPerSecond.rounded(),
+      "last_join_us": lastJoin,
+      "tenth_join_us": tenthJoin,
+      "last_admission_us": lastAdmission,
+      "tenth_admission_us": tenthAdmission,
+      "ratio_admission_last_to_tenth": admissionRatio,
+      "last_join_beyond_fanout_us": lastBeyondFanOut,
+      "tenth_join_beyond_fanout_us": tenthBeyondFanOut,
+      "ratio_beyond_fanout_last_to_tenth": beyondFanOutRatio,
+    ]
+  }
+
+  func printTable(members: Int, commands: Int, repetitions: Int) {
+    print(
+      "sessionbench sdk: \(members) instances join one in-process session, then \(commands) "
+        + "video/audio toggles fan out to all; median of \(repetitions) runs")
+    print("")
+    print(
+      "  join_storm_1k_s     \(fixed(joinStorm, 3)) s        "
+        + "(runs \(fixed(stormRange.lowerBound, 3))...\(fixed(stormRange.upperBound, 3)); "
+        + "bar <= 1.0; every replica checked equal to the service)")
+    print(
+      "  deliveries_per_s   \(millions(deliveriesPerSecond))   "
+        + "(runs \(fixed(deliveriesRange.lowerBound / 1e6, 2))..."
+        + "\(fixed(deliveriesRange.upperBound / 1e6, 2)) M/s; bar >= 2.00 M/s; "
+        + "\(fixed(1e9 / deliveriesPerSecond, 0)) ns per delivery)")
+    print("")
+    print("  whole join, as the joiner's joinSession call sees it:")
+    print("    tenth_join_us     \(fixed(tenthJoin, 1)) µs   baseline")
+    print(
+      "    last_join_us      \(fixed(lastJoin, 1)) µs   ratio to 10th \(fixed(lastJoin / tenthJoin, 2))"
+    )
+    print("  the service's admission alone (verify token, admit, snapshot, queue outputs):")
+    print("    tenth_admission_us \(fixed(tenthAdmission, 1)) µs  baseline")
+    print(
+      "    last_admission_us  \(fixed(lastAdmission, 1)) µs  "
+        + "ratio to 10th \(fixed(admissionRatio, 2))  (bar <= 3.00)")
+    print("  whole join minus its fan-out (members already in x ns per delivery), as a check:")
+    print("    tenth              \(fixed(tenthBeyondFanOut, 1)) µs  baseline")
+    print(
+      "    last               \(fixed(lastBeyondFanOut, 1)) µs  "
+        + "ratio to 10th \(fixed(beyondFanOutRatio, 2))  (includes the joiner's own O(n) "
+        + "snapshot and onUserJoin)")
+    print("")
+    for bar in bars { print("  \(bar.met ? "ok    " : "FAILED") \(bar.name)") }
+  }
+}
+
+private func median(_ values: [Double]) -> Double {
+  let sorted = values.sorted()
+  return sorted[sorted.count / 2]
+}
+
+private func fixed(_ value: Double, _ digits: Int) -> String {
+  String(format: "%.\(digits)f", value)
+}

@@ -1,0 +1,109 @@
+import SessionCore
+import SessionSDK
+import SessionService
+import SessionTransport
+
+/// What one run of the `sdk` benchmark's scene measured.
+struct SDKSceneResult {
+  /// From the first member's `joinSession` to the return of the last one's, when the network
+  /// is quiescent; every replica was then checked equal to the service.
+  var joinStorm: Duration
+  /// Each member's `joinSession` call, in join order: admission, the `usersJoined` fan-out to
+  /// everyone already there, and the joiner applying its snapshot.
+  var joins: [Duration]
+  /// The service's handling of each join message alone, in join order (see ``AdmissionTimer``).
+  var admissions: [Duration]
+  /// The steady phase: `commands` video and audio toggles, each fanned out to every member.
+  var steady: Duration
+  /// Callbacks delivered at the instances during the steady phase.
+  var deliveries: Int
+}
+
+/// The `sdk` benchmark's scene: `members` SDK instances join one in-process session one by
+/// one, then take turns toggling video and audio.
+///
+/// Everything runs on the real code: `SessionService` with JWT admission (a token minted per
+/// joiner, the first one host), `InProcessNetwork` in immediate mode, `VideoSDK` instances with
+/// an observer and a delegate counting callbacks. Setup (instances, tokens) is not timed.
+///
+/// - Parameters:
+///   - members: How many instances join.
+///   - commands: Steady-phase commands; member `c % members` sends command `c`.
+func runSDKScene(members: Int, commands: Int) -> SDKSceneResult {
+  let now: Int64 = 1_767_225_600_000
+  let sessionName = "Bench"
+  let service = SessionService(
+    configuration: ServiceConfiguration(credentials: ["bench-key": "bench-secret"]))
+  let timer = AdmissionTimer(service)
+  let network = InProcessNetwork(host: timer, now: { now })
+  let minter = TokenMinter(appKey: "bench-key", secret: "bench-secret")
+  let counter = CallbackCounter()
+
+  var sdks: [VideoSDK] = []
+  var contexts: [SessionContext] = []
+  for index in 0..<members {
+    let sdk = VideoSDK()
+    let status = sdk.initialize(
+      InitParams(domain: "zoom.us", transport: network, clock: { now }))
+    precondition(status == .success, "initialize: \(status.sdkName)")
+    counter.watch(sdk)
+    sdks.append(sdk)
+    let token = minter.mint(
+      sessionName: sessionName, role: index == 0 ? .host : .participant,
+      issuedAt: now / 1_000 - 30)
+    contexts.append(
+      SessionContext(token: token, sessionName: sessionName, userName: "Member \(index + 1)"))
+  }
+
+  // The join storm.
+  let clock = ContinuousClock()
+  var joins: [Duration] = []
+  joins.reserveCapacity(members)
+  let stormStart = clock.now
+  for index in 0..<members {
+    let start = clock.now
+    let session = sdks[index].joinSession(contexts[index])
+    joins.append(clock.now - start)
+    precondition(session != nil && sdks[index].isInSession(), "member \(index + 1) not in")
+  }
+  let joinStorm = clock.now - stormStart
+  checkConvergence(sdks, service: service, sessionName: sessionName, after: "the join storm")
+
+  // The steady phase.
+  counter.observed = 0
+  counter.delegated = 0
+  let steadyStart = clock.now
+  for command in 0..<commands {
+    let sdk = sdks[command % members]
+    let result: VideoSDKError
+    switch (command / members) % 4 {
+    case 0: result = sdk.getVideoHelper().startVideo()
+    case 1: result = sdk.getAudioHelper().muteAudio(sdk.getSession()?.getMySelf())
+    case 2: result = sdk.getVideoHelper().stopVideo()
+    default: result = sdk.getAudioHelper().unmuteAudio(sdk.getSession()?.getMySelf())
+    }
+    precondition(result == .success, "command \(command): \(result.sdkName)")
+  }
+  let steady = clock.now - steadyStart
+  precondition(
+    counter.observed == commands * members && counter.delegated == counter.observed,
+    "expected \(commands * members) callbacks, observed \(counter.observed), "
+      + "delegated \(counter.delegated)")
+  checkConvergence(sdks, service: service, sessionName: sessionName, after: "the steady phase")
+
+  return SDKSceneResult(
+    joinStorm: joinStorm, joins: joins, admissions: timer.joinDurations, steady: steady,
+    deliveries: counter.observed)
+}
+
+/// Stops the benchmark unless every member's shared facts equal the service's.
+private func checkConvergence(
+  _ sdks: [VideoSDK], service: SessionService, sessionName: String, after phase: String
+) {
+  guard let facts = service.state(ofSession: sessionName)?.sharedFacts else {
+    preconditionFailure("no session after \(phase)")
+  }
+  for (index, sdk) in sdks.enumerated() where sdk.store.state.sharedFacts != facts {
+    preconditionFailure("member \(index + 1) differs from the service after \(phase)")
+  }
+}
