@@ -25,4 +25,10 @@ let commands: [String: Command] = [
   "classroom-trace": Command(
     summary: "print the classroom trace the demo bundles (JSON Lines), regenerated",
     run: runClassroomTrace),
+  "serve": Command(
+    summary: "serve sessions on a loopback port until SIGINT, SIGTERM or end of stdin",
+    run: runServe),
+  "peer": Command(
+    summary: "run K scripted SDK peers against a server; exit 0 if their replicas converged",
+    run: runPeer),
 ]

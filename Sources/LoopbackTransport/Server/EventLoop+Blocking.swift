@@ -4,13 +4,14 @@ import Synchronization
 extension EventLoop {
   /// Runs `body` on the loop thread and blocks the calling thread until it returned.
   ///
-  /// For set-up calls that must be synchronous (starting a server). Never call it on the loop
-  /// thread: it would wait for itself.
+  /// For callers that must be synchronous: starting a server, a command-line tool driving
+  /// peers on a loop, a test.
   ///
   /// - Parameter body: The work; runs on the loop thread.
   /// - Returns: What `body` returned.
   /// - Throws: What `body` threw, or ``EventLoopError/shutDown`` if the loop no longer runs work.
-  func runBlocking<Result: Sendable>(
+  /// > Important: Never call it on the loop thread (it would wait for itself); that traps.
+  public func runBlocking<Result: Sendable>(
     _ body: @escaping @Sendable () throws -> Result
   ) throws -> Result {
     precondition(!inEventLoop, "runBlocking called on the thread of EventLoop \(name)")

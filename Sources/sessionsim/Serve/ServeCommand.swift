@@ -1,0 +1,119 @@
+import Dispatch
+import LoopbackTransport
+import SessionService
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `sessionsim serve`: a session service on a loopback port, until SIGINT, SIGTERM or the end
+/// of standard input.
+@Sendable func runServe(_ arguments: [String]) throws {
+  let usage =
+    "serve [--port N] [--key K --secret S] [--heartbeat-timeout MS] [--grace MS] "
+    + "[--hello-timeout MS] [--ignore-stdin] [--quiet]"
+  let options = try OptionParser(
+    arguments,
+    options: ["--port", "--key", "--secret", "--heartbeat-timeout", "--grace", "--hello-timeout"],
+    switches: ["--ignore-stdin", "--quiet"], usage: usage)
+  let port = try options.integer("--port", default: UInt16(0), in: 0...UInt16.max)
+  let key = options.string("--key") ?? DefaultCredentials.key
+  let secret = options.string("--secret") ?? DefaultCredentials.secret
+  var service = ServiceConfiguration(credentials: [key: secret])
+  service.heartbeatTimeout = try options.integer(
+    "--heartbeat-timeout", default: service.heartbeatTimeout, in: 1...86_400_000)
+  service.reconnectGrace = try options.integer(
+    "--grace", default: service.reconnectGrace, in: 0...86_400_000)
+  var configuration = LoopbackServerConfiguration(port: port)
+  configuration.helloTimeout = try options.integer(
+    "--hello-timeout", default: configuration.helloTimeout, in: 1...86_400_000)
+  let quiet = options.flag("--quiet")
+
+  let serviceConfiguration = service
+  let server: LoopbackServer<SessionService>
+  do {
+    server = try LoopbackServer(
+      configuration: configuration,
+      log: { record in
+        guard !quiet || record.level >= .notice else { return }
+        printLine("log: \(record)")
+      },
+      makeHost: {
+        let service = SessionService(configuration: serviceConfiguration)
+        if !quiet { service.log = { line in printLine("service: \(line)") } }
+        return service
+      })
+  } catch {
+    throw CommandFailure("cannot listen on 127.0.0.1:\(port): \(error)")
+  }
+  printLine("listening on 127.0.0.1:\(server.port)")
+
+  let stop = StopSignal()
+  stop.watchSignals([SIGINT, SIGTERM])
+  if !options.flag("--ignore-stdin") { stop.watchStandardInput() }
+  let why = stop.wait()
+  printLine("stopping (\(why))")
+  let report = server.shutdown()
+  printLine(
+    "stopped: closed \(report.connectionsClosed) connections; "
+      + "event loop \(report.isClean ? "closed cleanly" : "did NOT close cleanly")")
+  if !report.isClean { throw CommandFailure("the event loop did not close cleanly") }
+}
+
+/// Prints a line and flushes, so that a parent reading a pipe sees it at once.
+func printLine(_ line: String) {
+  print(line)
+  fflush(nil)
+}
+
+/// Blocks the main thread until a signal arrives or standard input ends.
+final class StopSignal: Sendable {
+  private let reason = Mutex<String?>(nil)
+  private let stopped = DispatchSemaphore(value: 0)
+
+  /// Stops on any of `signals` (their default action is disabled).
+  func watchSignals(_ signals: [Int32]) {
+    for number in signals {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      // The handler keeps its source alive for the life of the process.
+      source.setEventHandler { [self] in
+        withExtendedLifetime(source) { fire(number == SIGINT ? "SIGINT" : "SIGTERM") }
+      }
+      source.resume()
+    }
+  }
+
+  /// Stops when standard input reaches its end (the parent closed the pipe, or ^D).
+  func watchStandardInput() {
+    // A blocking read on a thread of its own for the life of the process.
+    DispatchQueue.global().async { [self] in
+      var buffer = [UInt8](repeating: 0, count: 4_096)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        if count > 0 { continue }
+        if count < 0, errno == EINTR { continue }
+        break
+      }
+      fire("end of standard input")
+    }
+  }
+
+  /// Waits for the first stop; returns why.
+  func wait() -> String {
+    stopped.wait()
+    return reason.withLock { $0 ?? "stopped" }
+  }
+
+  private func fire(_ why: String) {
+    let first = reason.withLock { reason -> Bool in
+      guard reason == nil else { return false }
+      reason = why
+      return true
+    }
+    if first { stopped.signal() }
+  }
+}

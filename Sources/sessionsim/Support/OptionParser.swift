@@ -1,0 +1,58 @@
+/// Reads `--name value` options and `--flag` switches from a command's arguments.
+struct OptionParser {
+  private var values: [String: String] = [:]
+  private var flags: Set<String> = []
+
+  /// Parses `arguments`; `switches` are the options that take no value.
+  ///
+  /// - Throws: `CommandFailure` (status 64) for an unknown option or a missing value.
+  init(_ arguments: [String], options: Set<String>, switches: Set<String> = [], usage: String)
+    throws
+  {
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      if switches.contains(argument) {
+        flags.insert(argument)
+      } else if options.contains(argument) {
+        guard let value = rest.popFirst() else {
+          throw CommandFailure("\(argument) needs a value; usage: \(usage)", status: 64)
+        }
+        values[argument] = value
+      } else {
+        throw CommandFailure("unknown option \(argument); usage: \(usage)", status: 64)
+      }
+    }
+  }
+
+  /// The value of `option`, if given.
+  func string(_ option: String) -> String? { values[option] }
+
+  /// Whether the switch was given.
+  func flag(_ option: String) -> Bool { flags.contains(option) }
+
+  /// The value of `option` as an integer in `range`, or `defaultValue` when absent.
+  func integer<Value: FixedWidthInteger>(
+    _ option: String, default defaultValue: Value, in range: ClosedRange<Value>
+  ) throws -> Value {
+    guard let text = values[option] else { return defaultValue }
+    guard let value = Value(text), range.contains(value) else {
+      throw CommandFailure("\(option) must be a number in \(range), not \(text)", status: 64)
+    }
+    return value
+  }
+
+  /// The value of `option` as a number of seconds, or `defaultValue` when absent.
+  func seconds(_ option: String, default defaultValue: Double) throws -> Double {
+    guard let text = values[option] else { return defaultValue }
+    guard let value = Double(text), value >= 0, value.isFinite else {
+      throw CommandFailure("\(option) must be a non-negative number of seconds", status: 64)
+    }
+    return value
+  }
+}
+
+/// The SDK key and secret `serve` and `peer` agree on unless told otherwise.
+enum DefaultCredentials {
+  static let key = "sessionsim-key"
+  static let secret = "sessionsim-secret-0123456789"
+}
