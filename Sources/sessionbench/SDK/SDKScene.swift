@@ -57,15 +57,8 @@ func runSDKScene(members: Int, commands: Int) -> SDKSceneResult {
 
   // The join storm.
   let clock = ContinuousClock()
-  var joins: [Duration] = []
-  joins.reserveCapacity(members)
   let stormStart = clock.now
-  for index in 0..<members {
-    let start = clock.now
-    let session = sdks[index].joinSession(contexts[index])
-    joins.append(clock.now - start)
-    precondition(session != nil && sdks[index].isInSession(), "member \(index + 1) not in")
-  }
+  let joins = joinOneByOne(sdks, contexts, clock: clock)
   let joinStorm = clock.now - stormStart
   checkConvergence(sdks, service: service, sessionName: sessionName, after: "the join storm")
 
@@ -73,17 +66,7 @@ func runSDKScene(members: Int, commands: Int) -> SDKSceneResult {
   counter.observed = 0
   counter.delegated = 0
   let steadyStart = clock.now
-  for command in 0..<commands {
-    let sdk = sdks[command % members]
-    let result: VideoSDKError
-    switch (command / members) % 4 {
-    case 0: result = sdk.getVideoHelper().startVideo()
-    case 1: result = sdk.getAudioHelper().muteAudio(sdk.getSession()?.getMySelf())
-    case 2: result = sdk.getVideoHelper().stopVideo()
-    default: result = sdk.getAudioHelper().unmuteAudio(sdk.getSession()?.getMySelf())
-    }
-    precondition(result == .success, "command \(command): \(result.sdkName)")
-  }
+  toggleInTurns(sdks, commands: commands)
   let steady = clock.now - steadyStart
   precondition(
     counter.observed == commands * members && counter.delegated == counter.observed,
@@ -94,6 +77,43 @@ func runSDKScene(members: Int, commands: Int) -> SDKSceneResult {
   return SDKSceneResult(
     joinStorm: joinStorm, joins: joins, admissions: timer.joinDurations, steady: steady,
     deliveries: counter.observed)
+}
+
+/// Joins every instance, one after the other, and times each join.
+///
+/// Separate and never inlined so that a profiler can collect this phase alone
+/// (`valgrind --tool=callgrind --toggle-collect='*joinOneByOne*'`).
+@inline(never)
+private func joinOneByOne(
+  _ sdks: [VideoSDK], _ contexts: [SessionContext], clock: ContinuousClock
+) -> [Duration] {
+  var joins: [Duration] = []
+  joins.reserveCapacity(sdks.count)
+  for index in sdks.indices {
+    let start = clock.now
+    let session = sdks[index].joinSession(contexts[index])
+    joins.append(clock.now - start)
+    precondition(session != nil && sdks[index].isInSession(), "member \(index + 1) not in")
+  }
+  return joins
+}
+
+/// Member `c % count` sends command `c`: start video, mute, stop video, unmute, round by round.
+///
+/// Never inlined, for the same reason as ``joinOneByOne(_:_:clock:)``.
+@inline(never)
+private func toggleInTurns(_ sdks: [VideoSDK], commands: Int) {
+  for command in 0..<commands {
+    let sdk = sdks[command % sdks.count]
+    let result: VideoSDKError
+    switch (command / sdks.count) % 4 {
+    case 0: result = sdk.getVideoHelper().startVideo()
+    case 1: result = sdk.getAudioHelper().muteAudio(sdk.getSession()?.getMySelf())
+    case 2: result = sdk.getVideoHelper().stopVideo()
+    default: result = sdk.getAudioHelper().unmuteAudio(sdk.getSession()?.getMySelf())
+    }
+    precondition(result == .success, "command \(command): \(result.sdkName)")
+  }
 }
 
 /// Stops the benchmark unless every member's shared facts equal the service's.
