@@ -76,6 +76,8 @@ let package = Package(
       name: "SessionTestSupport",
       dependencies: [
         "SessionCore",
+        "SessionTransport",
+        "SessionService",
         "SessionSDK",
       ],
       swiftSettings: swiftSettings

@@ -1,0 +1,157 @@
+import SessionCore
+import SessionSDK
+import SessionService
+import SessionTransport
+import Testing
+
+/// A real ``SessionService/SessionService`` behind an ``SessionTransport/InProcessNetwork``,
+/// with a clock, a token minter and the SDK instances that joined through it: everything an
+/// end-to-end test of SDK flows needs, in one process and deterministic.
+///
+/// ```swift
+/// let testbed = SessionTestbed()
+/// let grace = testbed.join("Grace", role: .host)
+/// let ada = testbed.join("Ada") { $0.videoOption.localVideoOn = true }
+/// #expect(ada.getVideoHelper().stopVideo() == .success)
+/// testbed.assertConverged()
+/// ```
+///
+/// The clock starts at ``startTime`` and moves only through ``advance(by:)``; tokens are minted
+/// for it (issued 30 s earlier, as the Zoom samples do). Every instance made here reads the
+/// same clock and is kept in ``members``.
+///
+/// > Important: Not `Sendable`. Confined to the isolation domain that created it (usually the
+/// > main actor in a test), with the service, the network and every instance.
+public final class SessionTestbed {
+  /// The SDK key the service accepts.
+  public static let appKey = "testbed-key"
+  /// The SDK secret for ``appKey``.
+  public static let secret = "testbed-secret"
+  /// Where the clock starts, in milliseconds since 1970.
+  public static let startTime: Int64 = 1_700_000_000_000
+
+  private final class Clock {
+    var now: Int64 = SessionTestbed.startTime
+  }
+
+  /// The service.
+  public let service: SessionService
+  /// The network between the service and the instances.
+  public let network: InProcessNetwork
+  /// Mints tokens the service accepts.
+  public let minter = TokenMinter(appKey: SessionTestbed.appKey, secret: SessionTestbed.secret)
+  /// The session members join unless told otherwise.
+  public let sessionName: String
+  /// Every instance made by ``makeSDK(limits:)`` or ``join(_:role:sessionName:configure:)``,
+  /// in order.
+  public private(set) var members: [VideoSDK] = []
+  private let clock = Clock()
+
+  /// Creates a service and a network.
+  ///
+  /// - Parameters:
+  ///   - sessionName: The session members join by default.
+  ///   - delivery: When the network moves messages: at once (the default) or on ``run()``.
+  ///   - configure: Adjusts the service's configuration (credentials are set already).
+  public init(
+    sessionName: String = "Algebra101",
+    delivery: InProcessNetwork.Delivery = .immediate,
+    configure: (inout ServiceConfiguration) -> Void = { _ in }
+  ) {
+    var configuration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
+    configure(&configuration)
+    self.sessionName = sessionName
+    service = SessionService(configuration: configuration)
+    let clock = clock
+    network = InProcessNetwork(host: service, delivery: delivery, now: { clock.now })
+  }
+
+  /// The clock, in milliseconds.
+  public var now: Int64 { clock.now }
+
+  /// Moves the clock and lets the service's timers run.
+  public func advance(by milliseconds: Int64) {
+    clock.now += milliseconds
+    network.tick()
+    network.run()
+  }
+
+  /// Delivers every message in flight (needed only with manual delivery).
+  public func run() {
+    network.run()
+  }
+
+  /// The service's state of a session (the default one unless named).
+  public func serviceState(ofSession name: String? = nil) -> SessionState? {
+    service.state(ofSession: name ?? sessionName)
+  }
+
+  // MARK: Tokens and contexts
+
+  /// A valid token for the session, issued 30 s before now with a two-hour lifetime.
+  public func token(
+    role: TokenRole = .participant, sessionName: String? = nil, userKey: String? = nil,
+    sessionKey: String? = nil
+  ) -> String {
+    minter.mint(
+      sessionName: sessionName ?? self.sessionName, role: role, issuedAt: now / 1_000 - 30,
+      userKey: userKey, sessionKey: sessionKey)
+  }
+
+  /// A join context with a valid token; audio connects unmuted and video is off, as the SDK
+  /// defaults.
+  public func context(
+    _ userName: String, role: TokenRole = .participant, sessionName: String? = nil
+  ) -> SessionContext {
+    SessionContext(
+      token: token(role: role, sessionName: sessionName),
+      sessionName: sessionName ?? self.sessionName, userName: userName)
+  }
+
+  // MARK: Members
+
+  /// A new instance, initialized on this network and clock, added to ``members``.
+  public func makeSDK(limits: SessionLimits = SessionLimits()) -> VideoSDK {
+    let sdk = VideoSDK()
+    let clock = clock
+    let params = InitParams(
+      domain: "zoom.us", transport: network, limits: limits, clock: { clock.now })
+    let result = sdk.initialize(params)
+    if result != .success {
+      Issue.record(Comment(rawValue: "SessionTestbed: initialize returned \(result.sdkName)"))
+    }
+    members.append(sdk)
+    return sdk
+  }
+
+  /// A new instance that joined (or tried to join) with a valid token.
+  ///
+  /// - Parameters:
+  ///   - userName: The display name.
+  ///   - role: The token's `role_type`.
+  ///   - sessionName: The session; the testbed's by default.
+  ///   - configure: Adjusts the context before the join (options, password…).
+  /// - Returns: The instance; check ``SessionSDK/VideoSDK/isInSession()`` when the join may fail.
+  @discardableResult
+  public func join(
+    _ userName: String, role: TokenRole = .participant, sessionName: String? = nil,
+    configure: (SessionContext) -> Void = { _ in }
+  ) -> VideoSDK {
+    let sdk = makeSDK()
+    let context = context(userName, role: role, sessionName: sessionName)
+    configure(context)
+    sdk.joinSession(context)
+    network.run()
+    return sdk
+  }
+
+  /// Checks that every member in the session agrees with the service; see
+  /// ``assertConverged(_:with:session:requireEveryParticipant:sourceLocation:)``.
+  public func assertConverged(
+    session name: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    network.run()
+    SessionTestSupport.assertConverged(
+      members, with: service, session: name ?? sessionName, sourceLocation: sourceLocation)
+  }
+}

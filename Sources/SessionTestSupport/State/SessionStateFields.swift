@@ -1,0 +1,207 @@
+import SessionCore
+
+/// A plain, fully mutable mirror of ``SessionCore/SessionState``'s fields, for writing down the
+/// state a test expects.
+///
+/// `SessionState` only changes through its reducer; a test describes the expected result by
+/// mutating a copy of this mirror, as in TCA's `TestStore`:
+///
+/// ```swift
+/// store.send(.videoStatusChanged(user: 2, isOn: true)) {
+///   $0.participants[2]?.isVideoOn = true
+/// }
+/// ```
+///
+/// The role-order cache is derived from the participants, so it is not mirrored: describe the
+/// roles and the order follows.
+///
+/// > Important: A `Sendable` value; use it anywhere.
+public struct SessionStateFields: Sendable, Hashable {
+  /// ``SessionCore/SessionState/phase``.
+  public var phase: SessionPhase
+  /// ``SessionCore/SessionState/sessionName``.
+  public var sessionName: String?
+  /// ``SessionCore/SessionState/sessionID``.
+  public var sessionID: String?
+  /// ``SessionCore/SessionState/myselfID``.
+  public var myselfID: UserID?
+  /// ``SessionCore/SessionState/participants``.
+  public var participants: [UserID: Participant]
+  /// ``SessionCore/SessionState/hostID``.
+  public var hostID: UserID?
+  /// ``SessionCore/SessionState/shareSetting``.
+  public var shareSetting: ShareSetting
+  /// ``SessionCore/SessionState/shares``.
+  public var shares: [UserID: ActiveShare]
+  /// ``SessionCore/SessionState/chatPrivilege``.
+  public var chatPrivilege: ChatPrivilege
+  /// ``SessionCore/SessionState/chatMessages``.
+  public var chatMessages: [ChatMessage]
+  /// ``SessionCore/SessionState/activeSpeakers``.
+  public var activeSpeakers: [UserID]
+  /// ``SessionCore/SessionState/unmuteRequestedBy``.
+  public var unmuteRequestedBy: UserID?
+  /// ``SessionCore/SessionState/lastError``.
+  public var lastError: VideoSDKError?
+  /// ``SessionCore/SessionState/isServiceView``.
+  public var isServiceView: Bool
+
+  /// Mirrors a state.
+  public init(_ state: SessionState) {
+    phase = state.phase
+    sessionName = state.sessionName
+    sessionID = state.sessionID
+    myselfID = state.myselfID
+    participants = state.participants
+    hostID = state.hostID
+    shareSetting = state.shareSetting
+    shares = state.shares
+    chatPrivilege = state.chatPrivilege
+    chatMessages = state.chatMessages
+    activeSpeakers = state.activeSpeakers
+    unmuteRequestedBy = state.unmuteRequestedBy
+    lastError = state.lastError
+    isServiceView = state.isServiceView
+  }
+
+  /// The local user, read and written through ``participants``; `nil` without a ``myselfID``.
+  ///
+  /// Setting it to `nil` removes the local user from the participants.
+  public var myself: Participant? {
+    get { myselfID.flatMap { participants[$0] } }
+    set {
+      guard let myselfID else { return }
+      participants[myselfID] = newValue
+    }
+  }
+
+  /// Lines describing each difference from `actual`, field by field; empty when equal.
+  ///
+  /// Participants and shares are compared field by field, so a line names exactly what
+  /// differs: `participants[#2].isVideoOn: expected true, got false`.
+  ///
+  /// - Complexity: O(participants + shares + chat messages).
+  public func differences(from actual: SessionStateFields) -> [String] {
+    var lines = FieldDiff()
+    lines.check("phase", phase, actual.phase)
+    lines.check("sessionName", sessionName, actual.sessionName)
+    lines.check("sessionID", sessionID, actual.sessionID)
+    lines.check("myselfID", myselfID, actual.myselfID)
+    lines.check("hostID", hostID, actual.hostID)
+    lines.check("shareSetting", shareSetting, actual.shareSetting)
+    lines.check("chatPrivilege", chatPrivilege, actual.chatPrivilege)
+    lines.check("activeSpeakers", activeSpeakers, actual.activeSpeakers)
+    lines.check("unmuteRequestedBy", unmuteRequestedBy, actual.unmuteRequestedBy)
+    lines.check("lastError", lastError, actual.lastError)
+    lines.check("isServiceView", isServiceView, actual.isServiceView)
+    lines.participants(participants, actual.participants)
+    lines.shares(shares, actual.shares)
+    lines.chatMessages(chatMessages, actual.chatMessages)
+    return lines.lines
+  }
+}
+
+extension SharedSessionFacts {
+  /// Lines describing each difference from `actual`, field by field; empty when equal.
+  ///
+  /// - Complexity: O(participants + shares).
+  public func differences(from actual: SharedSessionFacts) -> [String] {
+    var lines = FieldDiff()
+    lines.check("sessionName", sessionName, actual.sessionName)
+    lines.check("sessionID", sessionID, actual.sessionID)
+    lines.check("hostID", hostID, actual.hostID)
+    lines.check("shareSetting", shareSetting, actual.shareSetting)
+    lines.check("chatPrivilege", chatPrivilege, actual.chatPrivilege)
+    lines.check("activeSpeakers", activeSpeakers, actual.activeSpeakers)
+    lines.participants(participants, actual.participants)
+    lines.shares(shares, actual.shares)
+    return lines.lines
+  }
+}
+
+/// Collects "field: expected …, got …" lines.
+struct FieldDiff {
+  var lines: [String] = []
+
+  mutating func check<T: Equatable>(_ name: String, _ expected: T, _ got: T) {
+    if expected != got { lines.append("\(name): expected \(show(expected)), got \(show(got))") }
+  }
+
+  mutating func participants(_ expected: [UserID: Participant], _ got: [UserID: Participant]) {
+    for id in Set(expected.keys).union(got.keys).sorted() {
+      let name = "participants[\(id)]"
+      switch (expected[id], got[id]) {
+      case (let expected?, let got?):
+        check("\(name).name", expected.name, got.name)
+        check("\(name).role", expected.role, got.role)
+        check("\(name).isVideoOn", expected.isVideoOn, got.isVideoOn)
+        check("\(name).audio", expected.audio, got.audio)
+        check("\(name).shareStatus", expected.shareStatus, got.shareStatus)
+        check("\(name).networkQuality", expected.networkQuality, got.networkQuality)
+        check("\(name).joinOrder", expected.joinOrder, got.joinOrder)
+        check("\(name).customUserKey", expected.customUserKey, got.customUserKey)
+      case (let expected?, nil):
+        lines.append("\(name): expected \(show(expected)), got nothing")
+      case (nil, let got?):
+        lines.append("\(name): expected nothing, got \(show(got))")
+      case (nil, nil):
+        break
+      }
+    }
+  }
+
+  mutating func shares(_ expected: [UserID: ActiveShare], _ got: [UserID: ActiveShare]) {
+    for owner in Set(expected.keys).union(got.keys).sorted() {
+      let name = "shares[\(owner)]"
+      switch (expected[owner], got[owner]) {
+      case (let expected?, let got?):
+        check("\(name).status", expected.status, got.status)
+        check("\(name).kind", expected.kind, got.kind)
+        check(
+          "\(name).isViewerAnnotationDisabled", expected.isViewerAnnotationDisabled,
+          got.isViewerAnnotationDisabled)
+        check("\(name).annotators", expected.annotators.sorted(), got.annotators.sorted())
+        check("\(name).clearCount", expected.clearCount, got.clearCount)
+        check("\(name).startOrder", expected.startOrder, got.startOrder)
+      case (let expected?, nil):
+        lines.append("\(name): expected \(show(expected)), got nothing")
+      case (nil, let got?):
+        lines.append("\(name): expected nothing, got \(show(got))")
+      case (nil, nil):
+        break
+      }
+    }
+  }
+
+  mutating func chatMessages(_ expected: [ChatMessage], _ got: [ChatMessage]) {
+    guard expected != got else { return }
+    for index in 0..<max(expected.count, got.count) {
+      let left = index < expected.count ? expected[index] : nil
+      let right = index < got.count ? got[index] : nil
+      if left != right {
+        lines.append(
+          "chatMessages[\(index)]: expected \(left.map(show) ?? "nothing"), "
+            + "got \(right.map(show) ?? "nothing")")
+      }
+    }
+  }
+
+  private func show<T>(_ value: T) -> String {
+    if let optional = value as? any OptionalProtocol { return unqualified(optional.shown) }
+    return unqualified("\(value)")
+  }
+}
+
+/// Prints optionals as their value or `nil`, not as `Optional(…)`.
+private protocol OptionalProtocol {
+  var shown: String { get }
+}
+
+extension Optional: OptionalProtocol {
+  fileprivate var shown: String {
+    switch self {
+    case .some(let value): "\(value)"
+    case .none: "nil"
+    }
+  }
+}
