@@ -110,13 +110,19 @@ public final class SessionTestbed {
 
   // MARK: Members
 
+  /// Parameters that initialize an instance on this network and clock, for code that calls
+  /// ``SessionSDK/VideoSDK/initialize(_:)`` itself (a ported app, say).
+  public func initParams(
+    domain: String = "zoom.us", limits: SessionLimits = SessionLimits()
+  ) -> InitParams {
+    let clock = clock
+    return InitParams(domain: domain, transport: network, limits: limits, clock: { clock.now })
+  }
+
   /// A new instance, initialized on this network and clock, added to ``members``.
   public func makeSDK(limits: SessionLimits = SessionLimits()) -> VideoSDK {
     let sdk = VideoSDK()
-    let clock = clock
-    let params = InitParams(
-      domain: "zoom.us", transport: network, limits: limits, clock: { clock.now })
-    let result = sdk.initialize(params)
+    let result = sdk.initialize(initParams(limits: limits))
     if result != .success {
       Issue.record(Comment(rawValue: "SessionTestbed: initialize returned \(result.sdkName)"))
     }

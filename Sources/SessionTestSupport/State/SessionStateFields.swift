@@ -64,6 +64,25 @@ public struct SessionStateFields: Sendable, Hashable {
     isServiceView = state.isServiceView
   }
 
+  /// The replica member `myself` holds right after joining, given the service's state of the
+  /// session then: the shared facts, in session, no chat history, no error.
+  ///
+  /// ```swift
+  /// store.perform({ $0.joinSession(context) }, assert: {
+  ///   $0 = .member(2, of: testbed.serviceState()!)
+  /// })
+  /// ```
+  public static func member(_ myself: UserID, of service: SessionState) -> SessionStateFields {
+    var fields = SessionStateFields(service)
+    fields.phase = .inSession
+    fields.myselfID = myself
+    fields.isServiceView = false
+    fields.chatMessages = []
+    fields.unmuteRequestedBy = nil
+    fields.lastError = nil
+    return fields
+  }
+
   /// The local user, read and written through ``participants``; `nil` without a ``myselfID``.
   ///
   /// Setting it to `nil` removes the local user from the participants.
