@@ -225,60 +225,66 @@ private final class SeedSessionViewModel: @preconcurrency ZoomVideoSDKDelegate {
   }
 }
 
-@Suite("Seed apps on the SDK")
-struct SDKUnitTestsSeeds {
-  /// Lets the seed's `Task { await MainActor.run { … } }` hops run.
-  @MainActor
-  func settle(until condition: () -> Bool) async {
-    for _ in 0..<1_000 where !condition() {
-      await Task.yield()
+extension SharedInstanceTests {
+  @Suite("Seed apps on the SDK")
+  struct SDKUnitTestsSeeds {
+    /// Lets the seed's `Task { await MainActor.run { … } }` hops run.
+    ///
+    /// It used to yield at most 1,000 times, which a busy machine can exhaust before the
+    /// seed's background-priority task gets a thread (a full parallel run failed this way);
+    /// `SharedInstanceTests.settle` waits by time instead.
+    @MainActor
+    func settle(until condition: () -> Bool) async {
+      await SharedInstanceTests.settle(until: condition)
     }
-  }
 
-  /// The only test that touches `VideoSDK.shared`; it cleans up after itself.
-  @MainActor
-  @Test func seedQuickStartTogglesVideoAndAudioThroughTheSharedInstance() async throws {
-    let service = MiniService()
-    let grace = SDKTestRig(transport: service)
-    grace.join("Grace")
+    /// Touches `VideoSDK.shared`, so it lives in the serialized `SharedInstanceTests` suite; it
+    /// resets the shared instance first and cleans up after itself.
+    @MainActor
+    @Test func seedQuickStartTogglesVideoAndAudioThroughTheSharedInstance() async throws {
+      SharedInstanceTests.resetSharedInstance()
+      let service = MiniService()
+      let grace = SDKTestRig(transport: service)
+      grace.join("Grace")
 
-    let viewModel = SeedSessionViewModel()
-    #expect(viewModel.setupSDK(transport: service))
-    defer {
-      VideoSDK.shared.delegate = nil
-      VideoSDK.shared.cleanup()
+      let viewModel = SeedSessionViewModel()
+      #expect(viewModel.setupSDK(transport: service))
+      defer {
+        VideoSDK.shared.delegate = nil
+        VideoSDK.shared.cleanup()
+      }
+      await viewModel.joinSession()
+      #expect(viewModel.inSession)
+      #expect(viewModel.remoteUsers.map { $0.getName() } == ["Grace"])
+      let sdk = VideoSDK.shared
+      #expect(sdk.store.state.myself?.isVideoOn == true)
+
+      let view = NSObjectStandIn()
+      viewModel.localView = view
+      viewModel.updateLocalVideo()
+      #expect(sdk.videoSubscriptionCount == 1)
+
+      viewModel.toggleVideo()  // on → off
+      await settle { sdk.store.state.myself?.isVideoOn == false }
+      #expect(sdk.store.state.myself?.isVideoOn == false)
+      viewModel.toggleVideo()  // off → on
+      await settle { viewModel.videoOn }
+      #expect(viewModel.videoOn)
+      #expect(grace.sdk.store.state.participants[2]?.isVideoOn == true)
+
+      viewModel.toggleAudio()  // muted → unmuted
+      await settle { viewModel.audioOn }
+      #expect(sdk.store.state.myself?.audio.isMuted == false)
+      viewModel.toggleAudio()  // unmuted → muted
+      await settle { !viewModel.audioOn }
+      #expect(sdk.store.state.myself?.audio.isMuted == true)
+
+      grace.sdk.leaveSession(false)
+      #expect(viewModel.remoteUsers.isEmpty)
+
+      viewModel.leaveSession()
+      #expect(viewModel.leftSession)
+      #expect(sdk.getSession() == nil)
     }
-    await viewModel.joinSession()
-    #expect(viewModel.inSession)
-    #expect(viewModel.remoteUsers.map { $0.getName() } == ["Grace"])
-    let sdk = VideoSDK.shared
-    #expect(sdk.store.state.myself?.isVideoOn == true)
-
-    let view = NSObjectStandIn()
-    viewModel.localView = view
-    viewModel.updateLocalVideo()
-    #expect(sdk.videoSubscriptionCount == 1)
-
-    viewModel.toggleVideo()  // on → off
-    await settle { sdk.store.state.myself?.isVideoOn == false }
-    #expect(sdk.store.state.myself?.isVideoOn == false)
-    viewModel.toggleVideo()  // off → on
-    await settle { viewModel.videoOn }
-    #expect(viewModel.videoOn)
-    #expect(grace.sdk.store.state.participants[2]?.isVideoOn == true)
-
-    viewModel.toggleAudio()  // muted → unmuted
-    await settle { viewModel.audioOn }
-    #expect(sdk.store.state.myself?.audio.isMuted == false)
-    viewModel.toggleAudio()  // unmuted → muted
-    await settle { !viewModel.audioOn }
-    #expect(sdk.store.state.myself?.audio.isMuted == true)
-
-    grace.sdk.leaveSession(false)
-    #expect(viewModel.remoteUsers.isEmpty)
-
-    viewModel.leaveSession()
-    #expect(viewModel.leftSession)
-    #expect(sdk.getSession() == nil)
   }
 }
