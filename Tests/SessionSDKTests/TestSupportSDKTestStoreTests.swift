@@ -19,11 +19,12 @@ struct TestSupportSDKTestStoreTests {
     context.audioOption.mute = true
     let session = ada.perform(
       { $0.joinSession(context) },
-      assert: {
-        $0 = SessionStateFields(testbed.serviceState()!)
-        $0.phase = .inSession
-        $0.myselfID = 2
-        $0.isServiceView = false
+      assert: { expected in
+        guard let service = testbed.serviceState() else { return }
+        expected = SessionStateFields(service)
+        expected.phase = .inSession
+        expected.myselfID = 2
+        expected.isServiceView = false
       })
     #expect(session != nil)
     ada.receive([.onSessionJoin, .onUserJoin([graceID, 2])])
