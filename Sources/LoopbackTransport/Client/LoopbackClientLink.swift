@@ -119,6 +119,12 @@ public final class LoopbackClientLink: SessionLink {
     let action: ClientLinkStateMachine.FrameAction
     do throws(WireError) {
       let frame = try context.decoder.decodeServerFrame(payload)
+      // The hot path: a message on a ready link goes straight to the owner (the machine would
+      // answer `.deliver` without changing state).
+      if machine.isReady, case .message(let message) = frame {
+        handler?(.message(message))
+        return
+      }
       action = machine.frameArrived(frame, version: WireProtocol.version)
     } catch {
       action = machine.decodeFailed(error)

@@ -112,6 +112,15 @@ public final class LoopbackServer<Host: SessionHost & SendableMetatype>: Sendabl
     return loop.execute { body(core.value.host) }
   }
 
+  /// The server's counters: connections, frames, bytes and writes so far.
+  ///
+  /// - Throws: ``EventLoopError/shutDown`` after ``shutdown()``.
+  /// > Important: Blocks until the loop answered; don't call it on an event loop thread.
+  public func statistics() throws -> LoopbackServerStatistics {
+    let core = self.core
+    return try loop.runBlocking { core.value.statistics }
+  }
+
   /// Stops accepting, says goodbye (`shuttingDown`) to every connection, closes them once their
   /// last frames flushed (cutting any that don't within
   /// ``LoopbackServerConfiguration/drainTimeout``), then shuts the loop down.

@@ -21,6 +21,10 @@ final class ServerCore<Host: SessionHost> {
   private(set) var isShuttingDown = false
   /// Connections accepted so far.
   private(set) var acceptedCount = 0
+  /// Frames and payload bytes queued so far, and writes of connections that closed.
+  private var framesSent = 0
+  private var payloadBytesSent = 0
+  private var writesOfClosedConnections = 0
 
   private var listener: TCPListener?
   private var ticker: UVTimer?
@@ -30,6 +34,10 @@ final class ServerCore<Host: SessionHost> {
   private var nextConnection: UInt64 = 0
   /// The encoding of the message being sent; reused so that steady state allocates nothing.
   private var scratch: [UInt8] = []
+  /// The last broadcast's receivers, resolved to their TCP connections: a session's
+  /// broadcasts name the same (cached) receiver list over and over, and comparing it with the
+  /// last one (identical storage compares in O(1)) is far cheaper than a lookup per receiver.
+  private var fanOut = ResolvedFanOut()
   private var shutdownCompletions: [() -> Void] = []
 
   init(
@@ -137,6 +145,8 @@ final class ServerCore<Host: SessionHost> {
   private func connectionClosed(_ connection: ServerConnection, reason: CloseReason) {
     let notifyHost = connection.machine.connectionClosed()
     connections.removeValue(forKey: connection.id)
+    fanOut.invalidate()
+    writesOfClosedConnections += connection.tcp.writeCallCount
     var text = "closed: \(reason)"
     if case .peerClosed = reason, connection.tcp.decoder.hasPartialFrame {
       text += " in the middle of a frame"
@@ -195,6 +205,8 @@ final class ServerCore<Host: SessionHost> {
         return
       }
       scratch.withUnsafeBytes { bytes in _ = connection.tcp.send(frame: bytes) }
+      framesSent += 1
+      payloadBytesSent += scratch.count
     case .broadcast(let message, let ids):
       encode(message)
       let size = scratch.count
@@ -204,10 +216,15 @@ final class ServerCore<Host: SessionHost> {
         }
         return
       }
+      if !fanOut.matches(ids) {
+        fanOut.resolve(ids) { connections[$0]?.tcp }
+      }
       // Encoded once; the same bytes are appended to every receiver's outgoing buffer.
       scratch.withUnsafeBytes { bytes in
-        for id in ids { _ = connections[id]?.tcp.send(frame: bytes) }
+        for tcp in fanOut.targets { _ = tcp.send(frame: bytes) }
       }
+      framesSent += ids.count
+      payloadBytesSent += ids.count * size
     case .close(let id):
       guard let connection = connections[id],
         connection.machine.hostRequestedClose(
@@ -239,6 +256,17 @@ final class ServerCore<Host: SessionHost> {
     scratch.removeAll(keepingCapacity: true)
     WireEncoder.appendPayload(frame, to: &scratch)
     scratch.withUnsafeBytes { bytes in _ = connection.tcp.send(frame: bytes) }
+    framesSent += 1
+    payloadBytesSent += scratch.count
+  }
+
+  /// The counters so far.
+  var statistics: LoopbackServerStatistics {
+    var writes = writesOfClosedConnections
+    for connection in connections.values { writes += connection.tcp.writeCallCount }
+    return LoopbackServerStatistics(
+      connectionsAccepted: acceptedCount, connectionsOpen: connections.count,
+      framesSent: framesSent, payloadBytesSent: payloadBytesSent, writes: writes)
   }
 
   // MARK: Shutdown
@@ -283,3 +311,34 @@ final class ServerCore<Host: SessionHost> {
 /// Loop-confined: carried between threads only inside a ``LoopBound``.
 @available(*, unavailable)
 extension ServerCore: Sendable {}
+
+/// A broadcast receiver list resolved to TCP connections, valid until a connection closes.
+///
+/// > Important: A value owned by the server core; loop-confined with it.
+struct ResolvedFanOut {
+  /// The receiver list as the host gave it; kept, so that its storage can't be reused by
+  /// another list while cached.
+  private var ids: [ConnectionID]?
+  /// The open connections among `ids`, in order.
+  private(set) var targets: ContiguousArray<TCPConnection> = []
+
+  /// Whether `ids` is the list resolved last (O(1) when it is the same storage).
+  func matches(_ ids: [ConnectionID]) -> Bool {
+    self.ids == ids
+  }
+
+  /// Resolves `ids` with `lookup` and caches the result.
+  mutating func resolve(_ ids: [ConnectionID], lookup: (ConnectionID) -> TCPConnection?) {
+    targets.removeAll(keepingCapacity: true)
+    for id in ids {
+      if let tcp = lookup(id) { targets.append(tcp) }
+    }
+    self.ids = ids
+  }
+
+  /// Forgets the cached list (a connection closed).
+  mutating func invalidate() {
+    ids = nil
+    targets.removeAll(keepingCapacity: true)
+  }
+}

@@ -1,0 +1,29 @@
+/// Counters of a ``LoopbackServer``, for benchmarks and diagnostics.
+///
+/// A value; `Sendable`. Read with ``LoopbackServer/statistics()``.
+public struct LoopbackServerStatistics: Sendable, Hashable {
+  /// Connections accepted since the server started.
+  public var connectionsAccepted: Int
+  /// Connections open now, handshake done or not.
+  public var connectionsOpen: Int
+  /// Frames queued on connections since the server started (a broadcast counts once per
+  /// receiver).
+  public var framesSent: Int
+  /// Payload bytes of those frames (without their 4-byte length prefixes).
+  public var payloadBytesSent: Int
+  /// `uv_write` calls issued since the server started: one per connection per loop turn that
+  /// had frames queued. `framesSent / writes` is the batching achieved.
+  public var writes: Int
+
+  /// Creates statistics.
+  public init(
+    connectionsAccepted: Int, connectionsOpen: Int, framesSent: Int, payloadBytesSent: Int,
+    writes: Int
+  ) {
+    self.connectionsAccepted = connectionsAccepted
+    self.connectionsOpen = connectionsOpen
+    self.framesSent = framesSent
+    self.payloadBytesSent = payloadBytesSent
+    self.writes = writes
+  }
+}
