@@ -17,7 +17,9 @@ final class PeerGroup {
     self.options = options
     factory = LoopbackLinkFactory(
       loop: loop, host: options.host, port: options.port,
-      configuration: LoopbackLinkConfiguration(clientName: options.namePrefix))
+      configuration: LoopbackLinkConfiguration(
+        heartbeatInterval: options.heartbeat, heartbeatTimeout: 3 * options.heartbeat,
+        clientName: options.namePrefix))
     minter = TokenMinter(appKey: options.key, secret: options.secret)
     peers = (0..<options.count).map { index in
       ScriptedPeer(

@@ -22,7 +22,7 @@ struct PeerOptions: Sendable {
   static let usage =
     "peer --port N --session NAME [--count K] [--script quickstart|classroom|churn] "
     + "[--role host|participant] [--seconds T] [--host 127.0.0.1] [--key K --secret S] "
-    + "[--name PREFIX] [--end]"
+    + "[--name PREFIX] [--heartbeat MS] [--end]"
 
   var host: String
   var port: UInt16
@@ -37,13 +37,16 @@ struct PeerOptions: Sendable {
   var namePrefix: String
   /// Whether the first peer ends the session (`leaveSession(true)`) when done.
   var endSession: Bool
+  /// Milliseconds of silence before a link sends a heartbeat; the link gives up after three
+  /// times as long without hearing the server.
+  var heartbeat: UInt64
 
   init(_ arguments: [String]) throws {
     let parser = try OptionParser(
       arguments,
       options: [
         "--host", "--port", "--session", "--count", "--script", "--role", "--seconds", "--key",
-        "--secret", "--name",
+        "--secret", "--name", "--heartbeat",
       ],
       switches: ["--end"], usage: Self.usage)
     guard parser.string("--port") != nil else {
@@ -72,5 +75,6 @@ struct PeerOptions: Sendable {
     secret = parser.string("--secret") ?? DefaultCredentials.secret
     namePrefix = parser.string("--name") ?? "peer\(getpid())"
     endSession = parser.flag("--end")
+    heartbeat = try parser.integer("--heartbeat", default: UInt64(5_000), in: 10...600_000)
   }
 }
