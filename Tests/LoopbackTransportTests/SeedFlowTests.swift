@@ -17,7 +17,7 @@ struct SeedFlowTests {
     #expect(ada.waitFor(.onUserJoin([alanID])))
     try harness.waitForConvergence([ada, alan])
 
-    // Each toggles video off and on, and unmutes then mutes, as the seed's buttons do.
+    // Each toggles video (Ada off, Alan on) and unmutes, as the seed's buttons do.
     for (peer, id) in [(ada, adaID), (alan, alanID)] {
       try peer.run { sdk in
         if sdk.store.state.myself?.isVideoOn == true {
@@ -34,9 +34,11 @@ struct SeedFlowTests {
       #expect(alan.waitFor(.onUserAudioStatusChanged([id])))
       try harness.waitForConvergence([ada, alan])
     }
+    // Ada toggles both back: camera on, muted; Alan sees each change before comparing.
     try ada.run { _ = $0.getVideoHelper().startVideo() }
-    try alan.run { _ = $0.getVideoHelper().startVideo() }
     try ada.run { _ = $0.getAudioHelper().muteAudio($0.getSession()?.getMySelf()) }
+    #expect(alan.waitFor(.onUserVideoStatusChanged([adaID]), count: 2))
+    #expect(alan.waitFor(.onUserAudioStatusChanged([adaID]), count: 2))
     try harness.waitForConvergence([ada, alan])
     let facts = try #require(try harness.serviceFacts())
     #expect(facts.participants[adaID]?.isVideoOn == true)

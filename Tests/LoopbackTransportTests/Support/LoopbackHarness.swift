@@ -58,6 +58,8 @@ final class LoopbackHarness: Sendable {
   let serverConfiguration: LoopbackServerConfiguration
   let linkConfiguration: LoopbackLinkConfiguration
   private let serverSlot: Mutex<LoopbackServer<SessionService>?>
+  /// The port of a server in another process, when there is no server in this one.
+  private let externalPort: UInt16?
 
   /// Starts a server and a client loop.
   ///
@@ -77,10 +79,24 @@ final class LoopbackHarness: Sendable {
     linkConfiguration = link
     client = try EventLoop(name: "test-peers")
     let serviceConfiguration = configuration
+    externalPort = nil
     serverSlot = Mutex(
       try LoopbackServer(configuration: server, log: serverLog.handler) {
         SessionService(configuration: serviceConfiguration)
       })
+  }
+
+  /// A client loop for peers of a server in another process (`sessionsim serve`), whose
+  /// credentials are the harness's.
+  init(externalPort: UInt16, link: LoopbackLinkConfiguration = LoopbackLinkConfiguration())
+    throws
+  {
+    serviceConfiguration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
+    serverConfiguration = LoopbackServerConfiguration(port: externalPort)
+    linkConfiguration = link
+    client = try EventLoop(name: "test-peers")
+    self.externalPort = externalPort
+    serverSlot = Mutex(nil)
   }
 
   /// The running server.
@@ -89,7 +105,7 @@ final class LoopbackHarness: Sendable {
     return server
   }
 
-  var port: UInt16 { server.port }
+  var port: UInt16 { externalPort ?? server.port }
 
   /// Shuts the server down and starts a fresh one (a new service, knowing no sessions) on the
   /// same port.
@@ -160,6 +176,21 @@ final class LoopbackHarness: Sendable {
     try client.sync { peers.map { $0.sdk.value.store.state.sharedFacts } }
   }
 
+  /// Waits until every peer's replica holds the same shared facts (for a server in another
+  /// process, whose state this process can't read).
+  @discardableResult
+  func waitForAgreement(_ peers: [Peer], sourceLocation: SourceLocation = #_sourceLocation)
+    throws -> SharedSessionFacts?
+  {
+    var last: [SharedSessionFacts] = []
+    let agreed = try waitUntil {
+      last = try facts(of: peers)
+      return last.first?.sessionID != nil && Set(last).count == 1
+    }
+    #expect(agreed, "replicas disagree: \(last)", sourceLocation: sourceLocation)
+    return agreed ? last.first : nil
+  }
+
   /// Waits until every peer's replica equals the service's view of `session`.
   @discardableResult
   func waitForConvergence(
@@ -182,9 +213,10 @@ final class LoopbackHarness: Sendable {
   /// Shuts the client loop and the server down, expecting both to close cleanly.
   func shutdown(sourceLocation: SourceLocation = #_sourceLocation) {
     let clientReport = client.shutdown()
-    let serverReport = server.shutdown()
     #expect(clientReport.isClean, sourceLocation: sourceLocation)
-    #expect(serverReport.isClean, sourceLocation: sourceLocation)
+    if let server = serverSlot.withLock({ $0 }) {
+      #expect(server.shutdown().isClean, sourceLocation: sourceLocation)
+    }
   }
 }
 

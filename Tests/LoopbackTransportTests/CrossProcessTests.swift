@@ -1,0 +1,74 @@
+import Foundation
+import LoopbackTransport
+import SessionCore
+import SessionSDK
+import SessionService
+import Testing
+
+/// One session spanning two processes: the built `sessionsim` runs as a child, either as the
+/// server or as a group of scripted peers.
+@Suite(
+  "Across processes",
+  .enabled(if: ChildProcess.sessionsim != nil, "sessionsim is not built next to the tests"))
+struct CrossProcessTests {
+  @Test func peersInThisProcessShareASessionServedByAChildProcess() throws {
+    let executable = try #require(ChildProcess.sessionsim)
+    let server = try ChildProcess(
+      executable,
+      ["serve", "--port", "0", "--key", LoopbackHarness.appKey, "--secret", LoopbackHarness.secret])
+    let line = try #require(
+      server.waitForLine(startingWith: "listening on 127.0.0.1:"), "\(server.output)")
+    let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
+
+    let harness = try LoopbackHarness(externalPort: port)
+    let ada = try harness.join("Ada", role: .host, videoOn: true)
+    let alan = try harness.join("Alan")
+    let grace = try harness.join("Grace")
+    let everyone = [ada, alan, grace]
+    let (adaID, alanID) = (try #require(try ada.myID()), try #require(try alan.myID()))
+    try alan.run { _ = $0.getVideoHelper().startVideo() }
+    #expect(grace.waitFor(.onUserVideoStatusChanged([alanID])))
+    try ada.run { _ = $0.getVideoHelper().stopVideo() }
+    #expect(grace.waitFor(.onUserVideoStatusChanged([adaID])))
+    let facts = try #require(try harness.waitForAgreement(everyone))
+    #expect(facts.participants.count == 3)
+    #expect(facts.hostID == adaID)
+    #expect(facts.participants[alanID]?.isVideoOn == true)
+    #expect(facts.participants[adaID]?.isVideoOn == false)
+
+    #expect(try alan.run { $0.leaveSession(true) } == .success)
+    #expect(ada.waitFor(.onUserLeave([alanID])))
+    try harness.waitForAgreement([ada, grace])
+
+    // Closing the server's standard input stops it: the remaining peers lose the session.
+    server.closeInput()
+    #expect(server.waitForExit() == 0, "\(server.output)")
+    #expect(server.output.contains { $0.hasPrefix("stopped:") })
+    #expect(ada.waitFor(.onSessionLeave(.networkError)))
+    #expect(grace.waitFor(.onSessionLeave(.networkError)))
+    harness.shutdown()
+  }
+
+  @Test(arguments: ["quickstart", "classroom", "churn"])
+  func aChildProcessOfScriptedPeersConvergesWithPeersHere(script: String) throws {
+    let executable = try #require(ChildProcess.sessionsim)
+    let harness = try LoopbackHarness()
+    let ada = try harness.join("Ada", role: script == "classroom" ? .participant : .host)
+    let child = try ChildProcess(
+      executable,
+      [
+        "peer", "--port", "\(harness.port)", "--session", "Room", "--count", "6", "--script",
+        script, "--role", "host", "--seconds", "1", "--name", "child", "--key",
+        LoopbackHarness.appKey, "--secret", LoopbackHarness.secret,
+      ])
+    #expect(child.waitForLine(startingWith: "joined 6 peers") != nil, "\(child.output)")
+    try harness.waitForConvergence([ada])
+    #expect(child.waitForExit() == 0, "\(child.output)")
+    #expect(child.output.contains { $0.hasPrefix("converged: yes") }, "\(child.output)")
+    // The child's peers left; Ada saw all six come and go, and agrees with the service.
+    #expect(ada.waitFor { if case .onUserLeave(let users) = $0 { !users.isEmpty } else { false } })
+    #expect(try waitUntil { try harness.serviceFacts()?.participants.count == 1 })
+    try harness.waitForConvergence([ada])
+    harness.shutdown()
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// A child process of the test (the built `sessionsim`), with its output collected line by line.
+final class ChildProcess: Sendable {
+  private let process: Process
+  private let input: Pipe
+  private let collector = LineCollector()
+
+  /// The `sessionsim` executable next to the test bundle, if it was built.
+  static var sessionsim: URL? {
+    let candidates =
+      [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+      + CommandLine.arguments.prefix(1).map {
+        URL(fileURLWithPath: $0).deletingLastPathComponent()
+      }
+    for directory in candidates {
+      let url = directory.appendingPathComponent("sessionsim")
+      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return nil
+  }
+
+  /// Starts `executable` with `arguments`; stdout and stderr are collected, stdin stays open
+  /// until ``closeInput()`` or the child ends.
+  init(_ executable: URL, _ arguments: [String]) throws {
+    process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = output
+    let collector = self.collector
+    output.fileHandleForReading.readabilityHandler = { handle in
+      let data = handle.availableData
+      guard !data.isEmpty else {
+        handle.readabilityHandler = nil
+        return
+      }
+      collector.feed(String(decoding: data, as: UTF8.self))
+    }
+    try process.run()
+  }
+
+  deinit {
+    if process.isRunning { process.terminate() }
+  }
+
+  /// The lines printed so far.
+  var output: [String] { collector.lines }
+
+  /// Waits for a printed line starting with `prefix`; returns it.
+  func waitForLine(startingWith prefix: String, timeoutSeconds: Double = 30) -> String? {
+    var found: String?
+    waitUntil(timeoutSeconds: timeoutSeconds) {
+      found = output.first { $0.hasPrefix(prefix) }
+      return found != nil
+    }
+    return found
+  }
+
+  /// Waits for the child to exit (at most `timeoutSeconds`); returns its status, or `nil` if it
+  /// is still running.
+  func waitForExit(timeoutSeconds: Double = 60) -> Int32? {
+    guard waitUntil(timeoutSeconds: timeoutSeconds, { !process.isRunning }) else { return nil }
+    return process.terminationStatus
+  }
+
+  /// Whether the child ended by a signal.
+  var wasKilledBySignal: Bool { process.terminationReason == .uncaughtSignal }
+
+  /// The child's process id.
+  var pid: Int32 { process.processIdentifier }
+
+  /// Closes the child's standard input (`sessionsim serve` stops at its end).
+  func closeInput() {
+    try? input.fileHandleForWriting.close()
+  }
+
+  /// Sends `signal` to the child.
+  func kill(_ signal: Int32) {
+    _ = Foundation.kill(process.processIdentifier, signal)
+  }
+}
+
+/// Splits a child's output into lines as it arrives.
+final class LineCollector: Sendable {
+  private let state = Mutex<(lines: [String], partial: String)>(([], ""))
+
+  /// Adds a chunk of output.
+  func feed(_ text: String) {
+    state.withLock { state in
+      state.partial += text
+      var parts = state.partial.components(separatedBy: "\n")
+      state.partial = parts.removeLast()
+      state.lines.append(contentsOf: parts)
+    }
+  }
+
+  /// The complete lines so far.
+  var lines: [String] { state.withLock { $0.lines } }
+}
