@@ -14,4 +14,7 @@ let benchmarks: [String: Benchmark] = [
   "sdk": Benchmark(
     summary: "1,000 SDK instances join one in-process session; callback fan-out and admission",
     run: runSDKBenchmark),
+  "transport": Benchmark(
+    summary: "1,000 SDK peers over loopback TCP: join storm, fan-out vs raw libuv, latency, memory",
+    run: runTransportBenchmark),
 ]

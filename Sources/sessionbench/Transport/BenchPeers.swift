@@ -1,0 +1,189 @@
+import Dispatch
+import LoopbackTransport
+import SessionCore
+import SessionSDK
+import SessionService
+
+/// SDK instances on one client loop, each over a loopback link, and the counters the
+/// transport benchmark reads.
+///
+/// > Important: Loop-confined: created and used on the client loop (the benchmark's main
+/// > thread reaches it with `EventLoop.runBlocking`).
+final class BenchPeers {
+  let loop: EventLoop
+  let factory: LoopbackLinkFactory
+  let sdks: [VideoSDK]
+  /// `onUserVideoStatusChanged` callbacks at every instance.
+  var videoCallbacks = 0
+  /// Instances that saw everyone (`participants.count == expectedRoster`).
+  var completeRosters = 0
+  /// The roster size that completes a join storm.
+  var expectedRoster = 0
+  /// The monotonic time the last roster completed.
+  var stormEnd: UInt64 = 0
+  let stormDone: DispatchSemaphore
+  /// The steady fan-out, while one runs.
+  var fanOut: FanOutDriver?
+  /// The latency probe, while one runs.
+  var latency: LatencyProbe?
+
+  init(loop: EventLoop, port: UInt16, count: Int, stormDone: DispatchSemaphore) {
+    self.loop = loop
+    self.stormDone = stormDone
+    factory = LoopbackLinkFactory(loop: loop, port: port)
+    sdks = (0..<count).map { _ in VideoSDK() }
+    for sdk in sdks {
+      sdk.initialize(InitParams(domain: "zoom.us", transport: factory, clock: factory.clock.now))
+      sdk.callbackObserver = { [unowned self, unowned sdk] callback in
+        observe(callback, at: sdk)
+      }
+    }
+  }
+
+  private func observe(_ callback: VideoSDKCallback, at sdk: VideoSDK) {
+    switch callback {
+    case .onUserVideoStatusChanged:
+      videoCallbacks &+= 1
+      fanOut?.delivered()
+      latency?.delivered()
+    case .onUserJoin:
+      guard expectedRoster > 0, sdk.store.state.participants.count == expectedRoster else { return }
+      completeRosters += 1
+      if completeRosters == sdks.count {
+        stormEnd = monotonicNanoseconds()
+        stormDone.signal()
+      }
+    default:
+      break
+    }
+  }
+
+  /// Every instance joins `session` now, in this loop turn; the first with a host token.
+  func joinAll(session: String, minter: TokenMinter) -> UInt64 {
+    expectedRoster = sdks.count
+    completeRosters = 0
+    let issuedAt = factory.clock.now() / 1_000 - 30
+    let contexts = sdks.indices.map { index in
+      SessionContext(
+        token: minter.mint(
+          sessionName: session, role: index == 0 ? .host : .participant, issuedAt: issuedAt),
+        sessionName: session, userName: "Peer \(index + 1)")
+    }
+    let start = monotonicNanoseconds()
+    for (sdk, context) in zip(sdks, contexts) { sdk.joinSession(context) }
+    return start
+  }
+
+  /// Whether every replica's shared facts equal `facts`.
+  func allEqual(_ facts: SharedSessionFacts?) -> Bool {
+    guard let facts else { return false }
+    return sdks.allSatisfy { $0.store.state.sharedFacts == facts }
+  }
+}
+
+/// Loop-confined.
+@available(*, unavailable)
+extension BenchPeers: Sendable {}
+
+/// Drives the steady fan-out: one instance pipelines video toggles, `burst` per loop turn, with
+/// at most `window` commands not yet delivered everywhere; every toggle reaches every instance.
+///
+/// > Important: Loop-confined, with its ``BenchPeers``.
+final class FanOutDriver {
+  let sdk: VideoSDK
+  let receivers: Int
+  let commands: Int
+  let burst: Int
+  let window: Int
+  private var sent = 0
+  private var deliveredCount = 0
+  private var nextIsStart: Bool
+  private(set) var start: UInt64 = 0
+  private(set) var end: UInt64 = 0
+  let done: DispatchSemaphore
+
+  init(
+    sdk: VideoSDK, receivers: Int, commands: Int, burst: Int, window: Int,
+    done: DispatchSemaphore
+  ) {
+    self.sdk = sdk
+    self.done = done
+    self.receivers = receivers
+    self.commands = commands
+    self.burst = burst
+    self.window = window
+    nextIsStart = sdk.store.state.myself?.isVideoOn != true
+  }
+
+  /// Sends the first bursts.
+  func begin() {
+    start = monotonicNanoseconds()
+    pump()
+  }
+
+  /// One callback delivered somewhere; top the pipeline up when a burst's worth was delivered.
+  func delivered() {
+    deliveredCount += 1
+    if deliveredCount == commands * receivers {
+      end = monotonicNanoseconds()
+      done.signal()
+    } else {
+      pump()
+    }
+  }
+
+  private func pump() {
+    while sent < commands, sent * receivers - deliveredCount <= (window - burst) * receivers {
+      let count = min(burst, commands - sent)
+      let video = sdk.getVideoHelper()
+      for _ in 0..<count {
+        if nextIsStart { video.startVideo() } else { video.stopVideo() }
+        nextIsStart.toggle()
+      }
+      sent += count
+    }
+  }
+}
+
+/// Loop-confined.
+@available(*, unavailable)
+extension FanOutDriver: Sendable {}
+
+/// Times one `startVideo`/`stopVideo` call until the last instance's
+/// `onUserVideoStatusChanged`.
+///
+/// > Important: Loop-confined, with its ``BenchPeers``.
+final class LatencyProbe {
+  let receivers: Int
+  private var count = 0
+  private var start: UInt64 = 0
+  private(set) var samples: [Double] = []
+  let arrived: DispatchSemaphore
+
+  init(receivers: Int, arrived: DispatchSemaphore) {
+    self.receivers = receivers
+    self.arrived = arrived
+  }
+
+  /// Toggles `sdk`'s video and starts the clock.
+  func fire(_ sdk: VideoSDK) {
+    count = 0
+    start = monotonicNanoseconds()
+    if sdk.store.state.myself?.isVideoOn == true {
+      sdk.getVideoHelper().stopVideo()
+    } else {
+      sdk.getVideoHelper().startVideo()
+    }
+  }
+
+  func delivered() {
+    count += 1
+    guard count == receivers else { return }
+    samples.append(Double(monotonicNanoseconds() - start) / 1_000)
+    arrived.signal()
+  }
+}
+
+/// Loop-confined.
+@available(*, unavailable)
+extension LatencyProbe: Sendable {}

@@ -1,0 +1,128 @@
+import Dispatch
+import Foundation
+import LoopbackTransport
+import SessionCore
+import SessionSDK
+import SessionService
+import SessionTransport
+
+/// Resident memory per idle connected peer beyond its replica, measured in fresh child
+/// processes (so that one measurement's freed memory doesn't hide the next one's growth):
+///
+/// - `loopback`: a loopback server and a client loop are started, RSS is read, then `peers` SDK
+///   instances connect over loopback and join sessions of `sessionSize`; once every roster is
+///   complete, RSS is read again.
+/// - `replicas`: the same instances and sessions over an `InProcessNetwork` (no sockets, no
+///   loops), read the same way: the replicas, the SDK objects and the service's state alone.
+///
+/// Per peer: (loopback growth − replica growth) / peers. Both ends of every connection (the
+/// client link and the server's connection) live in the loopback child, so the figure counts
+/// both.
+enum ResidentMemory {
+  /// Runs one child of `mode` and returns its RSS growth in KB.
+  static func measureInChild(mode: String, peers: Int, sessionSize: Int) throws -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = [
+      "transport", "--rss-child", mode, "--peers", "\(peers)", "--session-size", "\(sessionSize)",
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    guard process.terminationStatus == 0,
+      let line = text.split(separator: "\n").first(where: { $0.hasPrefix("rss_growth_kb ") }),
+      let value = Double(line.dropFirst("rss_growth_kb ".count))
+    else { throw BenchmarkError("the \(mode) memory child failed: \(text)") }
+    return value
+  }
+
+  /// The child's body: prints `rss_growth_kb N`.
+  static func runChild(mode: String, peers: Int, sessionSize: Int) throws {
+    let growth: Double
+    switch mode {
+    case "loopback": growth = try loopbackGrowth(peers: peers, sessionSize: sessionSize)
+    case "replicas": growth = replicaGrowth(peers: peers, sessionSize: sessionSize)
+    default: throw BenchmarkError("unknown --rss-child mode \(mode)")
+    }
+    print("rss_growth_kb \(growth)")
+  }
+
+  /// The resident set in KB, from `/proc/self/statm`.
+  static func residentKB() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+      return .nan
+    }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Double(fields[1]) else { return .nan }
+    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_024
+  }
+
+  private static func tokens(peers: Int, sessionSize: Int, issuedAt: Int64) -> [SessionContext] {
+    let minter = TokenMinter(appKey: TransportWorld.appKey, secret: TransportWorld.secret)
+    return (0..<peers).map { index in
+      let session = "Room-\(index / sessionSize)"
+      let role: TokenRole = index % sessionSize == 0 ? .host : .participant
+      return SessionContext(
+        token: minter.mint(sessionName: session, role: role, issuedAt: issuedAt),
+        sessionName: session, userName: "Peer \(index + 1)")
+    }
+  }
+
+  private static func loopbackGrowth(peers: Int, sessionSize: Int) throws -> Double {
+    raiseFileLimit(to: 2 * peers + 256)
+    let configuration = ServiceConfiguration(credentials: [
+      TransportWorld.appKey: TransportWorld.secret
+    ])
+    let server = try LoopbackServer { SessionService(configuration: configuration) }
+    let client = try EventLoop(name: "rss-peers")
+    let port = server.port
+    let done = DispatchSemaphore(value: 0)
+    let before = residentKB()
+    let group = try client.runBlocking {
+      let peersObject = BenchPeers(loop: client, port: port, count: peers, stormDone: done)
+      peersObject.expectedRoster = sessionSize
+      let contexts = tokens(
+        peers: peers, sessionSize: sessionSize, issuedAt: peersObject.factory.clock.now() / 1_000)
+      for (sdk, context) in zip(peersObject.sdks, contexts) { sdk.joinSession(context) }
+      return LoopBound(peersObject, loop: client)
+    }
+    guard done.wait(timeout: .now() + .seconds(120)) == .success else {
+      throw BenchmarkError("the peers did not all join in 120 s")
+    }
+    // Let the last frames settle: one idle round trip through both loops.
+    _ = try server.statistics()
+    _ = try client.runBlocking { group.value.completeRosters }
+    let after = residentKB()
+    _ = client.shutdown()
+    _ = server.shutdown()
+    return after - before
+  }
+
+  private static func replicaGrowth(peers: Int, sessionSize: Int) -> Double {
+    let now = Int64(Date().timeIntervalSince1970 * 1_000)
+    let service = SessionService(
+      configuration: ServiceConfiguration(credentials: [
+        TransportWorld.appKey: TransportWorld.secret
+      ]))
+    let network = InProcessNetwork(host: service, now: { now })
+    let before = residentKB()
+    let contexts = tokens(peers: peers, sessionSize: sessionSize, issuedAt: now / 1_000)
+    var sdks: [VideoSDK] = []
+    sdks.reserveCapacity(peers)
+    for context in contexts {
+      let sdk = VideoSDK()
+      sdk.initialize(InitParams(domain: "zoom.us", transport: network, clock: { now }))
+      sdk.callbackObserver = { _ in }
+      sdk.joinSession(context)
+      sdks.append(sdk)
+    }
+    precondition(
+      sdks.allSatisfy { $0.isInSession() }, "an in-process replica did not join")
+    let after = residentKB()
+    withExtendedLifetime((sdks, network)) {}
+    return after - before
+  }
+}

@@ -1,0 +1,111 @@
+import Dispatch
+import LoopbackTransport
+import SessionCore
+import SessionSDK
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One steady fan-out run.
+struct FanOutResult {
+  /// Callbacks delivered at the instances.
+  var deliveries: Int
+  var seconds: Double
+  /// Frames per `uv_write` the server achieved.
+  var framesPerWrite: Double
+  /// The mean payload bytes of the frames sent (a one-event `videoStatusChanged` batch).
+  var payloadSize: Double
+
+  var deliveriesPerSecond: Double { Double(deliveries) / seconds }
+}
+
+extension TransportWorld {
+  /// One instance pipelines `commands` video toggles, `burst` per loop turn with at most
+  /// `window` in flight; returns deliveries per second counted at every instance's
+  /// `onUserVideoStatusChanged`.
+  func fanOut(commands: Int, burst: Int = 64, window: Int = 256) throws -> FanOutResult {
+    let before = try server.statistics()
+    let done = DispatchSemaphore(value: 0)
+    let peers = self.peers
+    try client.runBlocking {
+      let world = peers.value
+      let driver = FanOutDriver(
+        sdk: world.sdks[0], receivers: world.sdks.count, commands: commands, burst: burst,
+        window: window, done: done)
+      world.fanOut = driver
+      driver.begin()
+    }
+    guard done.wait(timeout: .now() + .seconds(300)) == .success else {
+      throw BenchmarkError("the fan-out did not complete in 300 s")
+    }
+    let (start, end) = try client.runBlocking {
+      let driver = peers.value.fanOut
+      peers.value.fanOut = nil
+      return (driver?.start ?? 0, driver?.end ?? 0)
+    }
+    let after = try server.statistics()
+    let frames = after.framesSent - before.framesSent
+    let writes = max(1, after.writes - before.writes)
+    return FanOutResult(
+      deliveries: commands * count, seconds: Double(end - start) / 1e9,
+      framesPerWrite: Double(frames) / Double(writes),
+      payloadSize: Double(after.payloadBytesSent - before.payloadBytesSent) / Double(max(1, frames))
+    )
+  }
+
+  /// `samples` times: the first instance toggles its video; the microseconds from the call to
+  /// the last instance's `onUserVideoStatusChanged`.
+  func latencies(samples: Int) throws -> [Double] {
+    let arrived = DispatchSemaphore(value: 0)
+    let peers = self.peers
+    try client.runBlocking {
+      peers.value.latency = LatencyProbe(receivers: peers.value.sdks.count, arrived: arrived)
+    }
+    for _ in 0..<samples {
+      try client.runBlocking {
+        guard let sdk = peers.value.sdks.first else { return }
+        peers.value.latency?.fire(sdk)
+      }
+      guard arrived.wait(timeout: .now() + .seconds(10)) == .success else {
+        throw BenchmarkError("a latency sample did not complete in 10 s")
+      }
+    }
+    return try client.runBlocking {
+      let samples = peers.value.latency?.samples ?? []
+      peers.value.latency = nil
+      return samples
+    }
+  }
+}
+
+/// Monotonic nanoseconds (`CLOCK_MONOTONIC`), comparable across threads.
+func monotonicNanoseconds() -> UInt64 {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Raises the soft limit of open files to `needed` (at most the hard limit).
+func raiseFileLimit(to needed: Int) {
+  var limit = rlimit()
+  guard getrlimit(fileLimitResource, &limit) == 0, limit.rlim_cur < rlim_t(needed) else { return }
+  limit.rlim_cur = min(rlim_t(needed), limit.rlim_max)
+  _ = setrlimit(fileLimitResource, &limit)
+}
+
+#if canImport(Glibc)
+  private let fileLimitResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+#else
+  private let fileLimitResource = RLIMIT_NOFILE
+#endif
+
+/// The `q`-quantile (0...1) of `values`, by the nearest-rank method.
+func quantile(_ values: [Double], _ q: Double) -> Double {
+  guard !values.isEmpty else { return .nan }
+  let sorted = values.sorted()
+  let rank = Int((q * Double(sorted.count)).rounded(.up)) - 1
+  return sorted[min(max(rank, 0), sorted.count - 1)]
+}

@@ -1,0 +1,73 @@
+import Dispatch
+import LoopbackTransport
+import SessionCore
+import SessionService
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A `SessionService` behind a `LoopbackServer` (its own loop thread) and `count` SDK
+/// instances on one client loop thread: the transport benchmark's world.
+final class TransportWorld {
+  static let appKey = "bench-key"
+  static let secret = "bench-secret-0123456789"
+
+  let server: LoopbackServer<SessionService>
+  let client: EventLoop
+  let peers: LoopBound<BenchPeers>
+  let minter = TokenMinter(appKey: appKey, secret: secret)
+  let count: Int
+  /// Signalled by the client loop when every replica holds the whole roster.
+  let stormDone = DispatchSemaphore(value: 0)
+
+  init(peers count: Int) throws {
+    raiseFileLimit(to: 2 * count + 256)
+    self.count = count
+    let configuration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
+    server = try LoopbackServer { SessionService(configuration: configuration) }
+    let client = try EventLoop(name: "bench-peers")
+    self.client = client
+    let (port, stormDone) = (server.port, self.stormDone)
+    peers = try client.runBlocking {
+      LoopBound(
+        BenchPeers(loop: client, port: port, count: count, stormDone: stormDone), loop: client)
+    }
+  }
+
+  /// Every instance joins `session` at once; returns the seconds until every replica held the
+  /// whole roster, after checking that every replica equals the service's state.
+  func joinStorm(session: String = "Bench") throws -> Double {
+    let (peers, minter) = (self.peers, self.minter)
+    let start = try client.runBlocking { peers.value.joinAll(session: session, minter: minter) }
+    guard stormDone.wait(timeout: .now() + .seconds(120)) == .success
+    else { throw BenchmarkError("the join storm did not complete in 120 s") }
+    let end = try client.runBlocking { peers.value.stormEnd }
+    try checkConvergence(session: session, after: "the join storm")
+    return Double(end - start) / 1e9
+  }
+
+  /// Checks that every replica equals the service's state of `session`, waiting up to 10 s for
+  /// stragglers.
+  func checkConvergence(session: String, after phase: String) throws {
+    let peers = self.peers
+    let deadline = monotonicNanoseconds() + 10_000_000_000
+    while true {
+      let facts = try server.loop.runBlocking { [server] in
+        server.host.state(ofSession: session)?.sharedFacts
+      }
+      if try client.runBlocking({ peers.value.allEqual(facts) }) { return }
+      guard monotonicNanoseconds() < deadline else {
+        throw BenchmarkError("replicas differ from the service after \(phase)")
+      }
+      usleep(1_000)
+    }
+  }
+
+  func shutdown() {
+    _ = client.shutdown()
+    _ = server.shutdown()
+  }
+}
