@@ -74,6 +74,32 @@ public enum CallbackMapping {
       }
       return context
     }
+
+    /// Captures the context for `event` from `store`, reading the store's state only for the
+    /// events whose callbacks depend on it (see ``needsStateBefore(_:)``).
+    ///
+    /// The same context as ``capture(before:in:annotationHelperOwners:)`` for every field the
+    /// mapping reads for `event`; for the other events (video, audio, names, shares, chat …)
+    /// it skips the copy of the state that reading ``SessionStore/state`` costs.
+    static func capture(
+      before event: SessionEvent, from store: SessionStore,
+      annotationHelperOwners: Set<UserID>
+    ) -> Context {
+      guard needsStateBefore(event) else {
+        return Context(annotationHelperOwners: annotationHelperOwners)
+      }
+      return capture(before: event, in: store.state, annotationHelperOwners: annotationHelperOwners)
+    }
+
+    /// Whether the callbacks for `event` depend on the state before it: the phase and the
+    /// resync facts (`sessionJoined`), the leavers' shares (`usersLeft`), the local user
+    /// (`annotationPrivilegeChanged`). Keep in step with ``appendCallbacks(for:context:to:)``.
+    static func needsStateBefore(_ event: SessionEvent) -> Bool {
+      switch event {
+      case .sessionJoined, .usersLeft, .annotationPrivilegeChanged: true
+      default: false
+      }
+    }
   }
 
   /// The callbacks an applied event fires, in order.
@@ -94,94 +120,105 @@ public enum CallbackMapping {
   public static func appendCallbacks(
     for event: SessionEvent, context: Context, to output: inout [VideoSDKCallback]
   ) {
+    forEachCallback(for: event, context: context) { output.append($0) }
+  }
+
+  /// Calls `body` with each callback an applied event fires, in order; see
+  /// ``callbacks(for:context:)``. The SDK delivers through it with no buffer in between.
+  @inline(__always)
+  static func forEachCallback(
+    for event: SessionEvent, context: Context, _ body: (VideoSDKCallback) -> Void
+  ) {
     switch event {
     case .initialized, .cleanedUp, .joinRequested, .leaveRequested:
       break
 
     case .sessionJoined(let snapshot):
       if let before = context.resyncBefore {
+        var output: [VideoSDKCallback] = []
         appendResyncCallbacks(from: before, to: snapshot, to: &output)
+        output.forEach(body)
         break
       }
       guard context.phaseBefore == .joining else { break }
-      output.append(.onSessionJoin)
+      body(.onSessionJoin)
       let ids = snapshot.participants.sorted { $0.joinOrder < $1.joinOrder }.map(\.id)
-      output.append(.onUserJoin(ids))
+      body(.onUserJoin(ids))
 
     case .joinFailed(let error):
-      output.append(.onError(error, detail: 0))
+      body(.onError(error, detail: 0))
 
     case .sessionLeft(let reason):
       for owner in context.annotationHelperOwners.sorted() {
-        output.append(.onAnnotationHelperCleanUp(shareOwner: owner))
+        body(.onAnnotationHelperCleanUp(shareOwner: owner))
       }
-      output.append(.onSessionLeave(reason))
-      output.append(.onSessionLeaveLegacy)
+      body(.onSessionLeave(reason))
+      body(.onSessionLeaveLegacy)
 
     case .usersJoined(let users):
-      output.append(.onUserJoin(users.map(\.id)))
+      body(.onUserJoin(users.map(\.id)))
 
     case .usersLeft(let ids):
       for share in context.endedShares {
-        output.append(.onUserShareStatusChanged(share.owner, .stopped, share.kind))
+        body(.onUserShareStatusChanged(share.owner, .stopped, share.kind))
         if context.annotationHelperOwners.contains(share.owner) {
-          output.append(.onAnnotationHelperCleanUp(shareOwner: share.owner))
+          body(.onAnnotationHelperCleanUp(shareOwner: share.owner))
         }
       }
-      output.append(.onUserLeave(ids))
+      body(.onUserLeave(ids))
 
     case .videoStatusChanged(let user, _):
-      output.append(.onUserVideoStatusChanged([user]))
+      body(.onUserVideoStatusChanged([user]))
 
     case .audioStatusChanged(let user, _, _):
-      output.append(.onUserAudioStatusChanged([user]))
+      body(.onUserAudioStatusChanged([user]))
 
     case .activeSpeakersChanged(let speakers):
-      output.append(.onUserActiveAudioChanged(speakers))
+      body(.onUserActiveAudioChanged(speakers))
 
     case .hostAskedUnmute:
-      output.append(.onHostAskUnmute)
+      body(.onHostAskUnmute)
 
     case .shareStatusChanged(let user, let status, let kind):
-      output.append(.onUserShareStatusChanged(user, status, kind))
+      body(.onUserShareStatusChanged(user, status, kind))
       if status == .stopped, context.annotationHelperOwners.contains(user) {
-        output.append(.onAnnotationHelperCleanUp(shareOwner: user))
+        body(.onAnnotationHelperCleanUp(shareOwner: user))
       }
 
     case .shareSettingChanged(let setting):
-      output.append(.onShareSettingChanged(setting))
+      body(.onShareSettingChanged(setting))
 
     case .hostChanged(let newHost):
-      output.append(.onUserHostChanged(newHost))
+      body(.onUserHostChanged(newHost))
 
     case .managerChanged(let user, _):
-      output.append(.onUserManagerChanged(user))
+      body(.onUserManagerChanged(user))
 
     case .nameChanged(let user, _):
-      output.append(.onUserNameChanged(user))
+      body(.onUserNameChanged(user))
 
     case .annotationStarted, .annotationStopped, .annotationCleared:
       break
 
     case .annotationPrivilegeChanged(let owner, let disabled):
       guard context.myself != owner else { break }
-      output.append(.onAnnotationPrivilegeChangeWithUser(owner, isEnabled: !disabled))
-      output.append(.onAnnotationPrivilegeChange(enable: !disabled, shareOwner: owner))
+      body(.onAnnotationPrivilegeChangeWithUser(owner, isEnabled: !disabled))
+      body(.onAnnotationPrivilegeChange(enable: !disabled, shareOwner: owner))
 
     case .chatMessageReceived(let message):
-      output.append(.onChatNewMessageNotify(message))
+      body(.onChatNewMessageNotify(message))
 
     case .chatMessageDeleted(let messageID, let deletedBy):
-      output.append(.onChatMsgDeleteNotification(messageID: messageID, deleteBy: deletedBy))
+      body(.onChatMsgDeleteNotification(messageID: messageID, deleteBy: deletedBy))
 
     case .chatPrivilegeChanged(let privilege):
-      output.append(.onChatPrivilegeChanged(privilege))
+      body(.onChatPrivilegeChanged(privilege))
 
     case .networkStatusChanged(let user, let quality):
-      output.append(.onUserOverallNetworkStatusChanged(quality, user: user))
+      body(.onUserOverallNetworkStatusChanged(quality, user: user))
 
     case .errorOccurred(let error, let detail):
-      output.append(.onError(error, detail: detail))
+      body(.onError(error, detail: detail))
     }
   }
   /// The callbacks for what a resync snapshot changed: users who left or joined while the

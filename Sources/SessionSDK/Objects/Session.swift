@@ -16,7 +16,9 @@ public final class Session {
   var name: String
   var password: String?
   var myselfID: UserID?
-  var users: [UserID: User] = [:]
+  // Unchecked exclusivity: confined to its instance's isolation domain, and only read or
+  // written in one step; callbacks look users up on every event (as in Decision 0006).
+  @exclusivity(unchecked) var users: [UserID: User] = [:]
   var shareActions: [UserID: ShareAction] = [:]
 
   init(sdk: VideoSDK, name: String, password: String?) {

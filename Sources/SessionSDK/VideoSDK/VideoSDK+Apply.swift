@@ -12,7 +12,7 @@ extension VideoSDK {
     let helperOwners: Set<UserID> =
       annotationHelpers.isEmpty ? [] : Set(annotationHelpers.keys)
     let context = CallbackMapping.Context.capture(
-      before: event, in: store.state, annotationHelperOwners: helperOwners)
+      before: event, from: store, annotationHelperOwners: helperOwners)
     prepare(for: event)
     switch store.send(event) {
     case .applied:
@@ -28,20 +28,20 @@ extension VideoSDK {
       return false
     }
     didApply(event)
-    callbackBuffer.removeAll(keepingCapacity: true)
-    CallbackMapping.appendCallbacks(for: event, context: context, to: &callbackBuffer)
-    // Calls into the SDK from a callback are queued by the pump, so the buffer is stable.
-    var index = 0
-    while index < callbackBuffer.count {
-      deliver(callbackBuffer[index], view: nil)
-      index += 1
-    }
+    // The mapping reads only the event and the context captured before it, and calls into
+    // the SDK from a callback are queued by the pump, so each callback can go out as the
+    // mapping produces it.
+    CallbackMapping.forEachCallback(for: event, context: context) { deliver($0, view: nil) }
     finish(event)
     return true
   }
 
   /// Remembers what handles must still answer after the event removes it from the replica.
   private func prepare(for event: SessionEvent) {
+    switch event {
+    case .usersLeft, .shareStatusChanged(_, .stopped, _), .sessionJoined, .sessionLeft: break
+    default: return
+    }
     guard let session = currentSession else { return }
     switch event {
     case .usersLeft(let ids):

@@ -105,6 +105,8 @@ extension VideoSDK {
 
   private func users(_ ids: [UserID]) -> [User] {
     guard let session = currentSession else { return ids.map { User(id: $0, session: nil) } }
+    // Most callbacks name one user: skip `map`'s general path.
+    if ids.count == 1 { return [session.user(for: ids[0])] }
     return ids.map { session.user(for: $0) }
   }
 

@@ -37,10 +37,16 @@ extension VideoSDK {
   /// callback, a store observer or a link delivering synchronously). Everything that changes
   /// the replica goes through here, so each event's callbacks finish before the next applies.
   func submit(_ work: Work) {
-    inbox.append(work)
-    guard !isPumping else { return }
+    guard !isPumping else {
+      inbox.append(work)
+      return
+    }
     isPumping = true
     defer { isPumping = false }
+    // The inbox is empty whenever nothing is pumping, so this work goes first: run it without
+    // the round trip through the inbox (a copy in, a copy out).
+    process(work)
+    guard inboxHead < inbox.count else { return }
     while inboxHead < inbox.count {
       let next = inbox[inboxHead]
       inboxHead += 1

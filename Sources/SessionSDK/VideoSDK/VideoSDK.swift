@@ -45,12 +45,18 @@ public final class VideoSDK {
   /// The same store lives as long as the instance, across sessions and ``cleanup()``.
   public let store: SessionStore
 
+  // Unchecked exclusivity (here and on the pump's properties below): an instance is confined
+  // to one isolation domain, and each of these is read or written in one step, never held
+  // across a call out to a delegate, an observer or a link, so no two accesses overlap. The
+  // dynamic checks cost more than the work they guard on the per-event path, as in
+  // SessionStore (Decision 0006).
+
   /// Receives callbacks; held weakly, as in the SDK.
-  public weak var delegate: (any VideoSDKDelegate)?
+  @exclusivity(unchecked) public weak var delegate: (any VideoSDKDelegate)?
 
   /// Sees every callback as a value, just before the delegate gets it, whether or not there
   /// is a delegate. For recorders and test support.
-  public var callbackObserver: ((VideoSDKCallback) -> Void)?
+  @exclusivity(unchecked) public var callbackObserver: ((VideoSDKCallback) -> Void)?
 
   /// Receives every log line.
   public var logHandler: ((SDKLogRecord) -> Void)?
@@ -60,7 +66,7 @@ public final class VideoSDK {
 
   /// The sequence number of the last service event applied in the current (or last) session;
   /// events numbered at or below it are dropped as duplicates.
-  public internal(set) var lastServiceSequence: UInt64 = 0
+  @exclusivity(unchecked) public internal(set) var lastServiceSequence: UInt64 = 0
 
   /// Counts of duplicate, missing and rejected service input.
   public internal(set) var diagnostics = LinkDiagnostics()
@@ -88,9 +94,9 @@ public final class VideoSDK {
 
   var configuration: Configuration?
   let clock: ClockBox
-  var link: (any SessionLink)?
-  var linkGeneration: UInt64 = 0
-  var currentSession: Session?
+  @exclusivity(unchecked) var link: (any SessionLink)?
+  @exclusivity(unchecked) var linkGeneration: UInt64 = 0
+  @exclusivity(unchecked) var currentSession: Session?
   var resumeToken: UInt64?
   /// Resume attempts made since the link last failed; reset when a resume succeeds.
   var reconnectAttemptsMade = 0
@@ -99,14 +105,13 @@ public final class VideoSDK {
   var holdsLinkClosures = false
   var heldLinkClosure: LinkCloseReason?
   var nextCommandID: CommandID = 0
-  var pendingCommands: [CommandID: PendingCommand] = [:]
+  @exclusivity(unchecked) var pendingCommands: [CommandID: PendingCommand] = [:]
   var passwordPrompt: UInt64 = 0
   var isPasswordPromptOpen = false
-  var inbox: [Work] = []
-  var inboxHead = 0
-  var isPumping = false
-  var callbackBuffer: [VideoSDKCallback] = []
-  var annotationHelpers: [UserID: AnnotationHelper] = [:]
+  @exclusivity(unchecked) var inbox: [Work] = []
+  @exclusivity(unchecked) var inboxHead = 0
+  @exclusivity(unchecked) var isPumping = false
+  @exclusivity(unchecked) var annotationHelpers: [UserID: AnnotationHelper] = [:]
   var subscriptions = CanvasSubscriptions()
   var lastInAppShareStart: Int64?
   weak var annotationView: AnyObject?
