@@ -28,14 +28,17 @@ public final class InProcessNetwork: SessionLinkFactory {
   private let host: any SessionHost
   private let now: () -> Int64
   private let delivery: Delivery
-  private var queue: [Item] = []
-  private var head = 0
-  private var running = false
-  private var links: [ConnectionID: InProcessLink] = [:]
+  // Unchecked exclusivity: the network is confined to one isolation domain and each of these
+  // is read or written in one step, never held across a delivery, so no two accesses overlap;
+  // the dynamic checks cost more than a delivery's own work here.
+  @exclusivity(unchecked) private var queue: [Item] = []
+  @exclusivity(unchecked) private var head = 0
+  @exclusivity(unchecked) private var running = false
+  @exclusivity(unchecked) private var links = LinkTable()
   private var nextConnection: UInt64 = 0
 
   /// The number of messages delivered to members so far.
-  public private(set) var deliveredToClients = 0
+  @exclusivity(unchecked) public private(set) var deliveredToClients = 0
 
   /// Creates a network around a service.
   ///
@@ -107,7 +110,7 @@ public final class InProcessNetwork: SessionLinkFactory {
       guard links[connection] != nil else { return }
       host.receive(message, from: connection, now: now())
     case .clientClosed(let connection):
-      guard links.removeValue(forKey: connection) != nil else { return }
+      guard links.remove(connection) != nil else { return }
       host.connectionClosed(connection, now: now())
     case .toClient(let connection, let message):
       guard let link = links[connection] else { return }
@@ -120,7 +123,7 @@ public final class InProcessNetwork: SessionLinkFactory {
         link.handler?(.message(message))
       }
     case .hostClosed(let connection):
-      guard let link = links.removeValue(forKey: connection) else { return }
+      guard let link = links.remove(connection) else { return }
       host.connectionClosed(connection, now: now())
       link.handler?(.closed(.closedByPeer))
       link.handler = nil
@@ -128,7 +131,7 @@ public final class InProcessNetwork: SessionLinkFactory {
   }
 
   fileprivate func opened(_ link: InProcessLink) {
-    links[link.connection] = link
+    links.insert(link)
     enqueue(.open(link.connection))
   }
 
@@ -153,6 +156,37 @@ public final class InProcessNetwork: SessionLinkFactory {
     let handler = link.handler
     link.handler = nil
     handler?(.closed(.failed("severed")))
+  }
+}
+
+/// The open links of an ``InProcessNetwork``, by connection.
+///
+/// The network numbers its connections 1, 2, 3 … itself, so a slot per number ever handed out
+/// finds a link without hashing (a delivery looks one up per member). It costs one pointer per
+/// link ever made, open or not.
+private struct LinkTable {
+  private var slots: [InProcessLink?] = []
+
+  subscript(connection: ConnectionID) -> InProcessLink? {
+    let index = Int(truncatingIfNeeded: connection.rawValue &- 1)
+    guard index >= 0, index < slots.count else { return nil }
+    return slots[index]
+  }
+
+  mutating func insert(_ link: InProcessLink) {
+    let index = Int(truncatingIfNeeded: link.connection.rawValue &- 1)
+    precondition(index >= 0, "in-process connections are numbered from 1")
+    if index >= slots.count {
+      slots.append(contentsOf: repeatElement(nil, count: index + 1 - slots.count))
+    }
+    slots[index] = link
+  }
+
+  mutating func remove(_ connection: ConnectionID) -> InProcessLink? {
+    let index = Int(truncatingIfNeeded: connection.rawValue &- 1)
+    guard index >= 0, index < slots.count, let link = slots[index] else { return nil }
+    slots[index] = nil
+    return link
   }
 }
 
