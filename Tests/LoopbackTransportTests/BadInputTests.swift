@@ -187,13 +187,23 @@ struct BadInputTests {
       "the raw member was not admitted")
   }
 
-  /// Sends big chat messages from `peer` until `done` (at most 2,000).
+  /// Sends big chat messages from `peer`, a burst at a time, until `done`: each burst only once
+  /// the peer received its own previous one, so that the well-behaved peer never has more than
+  /// a burst (80 KB) queued while the member that doesn't read falls further behind.
   private func flood(from peer: Peer, until done: () -> Bool) throws {
-    let content = String(repeating: "x", count: 9_000)
-    for _ in 0..<100 where !done() {
+    let content = String(repeating: "x", count: 8_000)
+    var sent = 0
+    for _ in 0..<300 where !done() {
       try peer.run { sdk in
-        for _ in 0..<20 { sdk.getChatHelper().SendChatToAll(content) }
+        for _ in 0..<10 { sdk.getChatHelper().SendChatToAll(content) }
       }
+      sent += 10
+      let echoed = waitUntil {
+        peer.callbacks.values.filter {
+          if case .onChatNewMessageNotify = $0 { true } else { false }
+        }.count >= sent
+      }
+      #expect(echoed, "the well-behaved peer stopped receiving its own messages")
     }
   }
 }
