@@ -81,6 +81,8 @@ struct TransportFigures {
   var joinStorms: [Double] = []
   var fanOuts: [FanOutResult] = []
   var baselines: [Double] = []
+  /// The same fan-out with bare links (no SDK instances), for diagnosis.
+  var linkFanOuts: [FanOutResult] = []
   var p50s: [Double] = []
   var p99s: [Double] = []
   var rssPerPeer: [Double] = []
@@ -98,18 +100,23 @@ struct TransportFigures {
         // Repetition 0 warms up (code, allocator, kernel buffers) and is not counted.
         let fanOut = try world.fanOut(commands: repetition == 0 ? 640 : settings.commands)
         try world.checkConvergence(session: "Bench", after: "the fan-out")
+        world.shutdown()
         guard repetition > 0 else { continue }
         let baseline = runUVBaseline(
           peers: settings.peers, frameSize: Int(fanOut.payloadSize.rounded()),
           framesPerWrite: max(1, Int(fanOut.framesPerWrite.rounded())),
           totalFramesPerPeer: settings.commands)
+        let links = try TransportWorld.linkFanOut(
+          peers: settings.peers, commands: settings.commands)
         figures.joinStorms.append(storm)
         figures.fanOuts.append(fanOut)
         figures.baselines.append(baseline)
+        figures.linkFanOuts.append(links)
         log.line(
           "run \(repetition): storm \(fixed2(storm)) s, fan-out "
             + "\(millions(fanOut.deliveriesPerSecond)), baseline \(millions(baseline)), "
-            + "\(fixed2(fanOut.framesPerWrite)) frames/write of \(fixed2(fanOut.payloadSize)) B")
+            + "\(fixed2(fanOut.framesPerWrite)) frames/write of \(fixed2(fanOut.payloadSize)) B; "
+            + "links only \(millions(links.deliveriesPerSecond))")
       }
     }
     if settings.runs("latency") {
@@ -148,6 +155,10 @@ struct TransportFigures {
   var fanOut: Double { quantile50(fanOuts.map(\.deliveriesPerSecond)) }
   var baseline: Double { quantile50(baselines) }
   var ratio: Double { quantile50(zip(fanOuts, baselines).map { $0.deliveriesPerSecond / $1 }) }
+  var linksOnly: Double { quantile50(linkFanOuts.map(\.deliveriesPerSecond)) }
+  var linksOnlyRatio: Double {
+    quantile50(zip(linkFanOuts, baselines).map { $0.deliveriesPerSecond / $1 })
+  }
   var framesPerWrite: Double { quantile50(fanOuts.map(\.framesPerWrite)) }
   var payloadSize: Double { quantile50(fanOuts.map(\.payloadSize)) }
   var p50: Double { quantile50(p50s) }
@@ -163,6 +174,8 @@ struct TransportFigures {
       values["ratio_fanout_to_baseline"] = ratio
       values["frames_per_write"] = framesPerWrite
       values["frame_payload_bytes"] = payloadSize
+      values["fanout_links_only_1k_dps"] = linksOnly.rounded()
+      values["ratio_links_only_to_baseline"] = linksOnlyRatio
     }
     if !p50s.isEmpty {
       values["latency_100_p50_us"] = p50.rounded()
@@ -204,6 +217,9 @@ struct TransportFigures {
       print(
         "                      \(settings.commands) toggles x \(settings.peers) peers per run; "
           + "\(fixed2(framesPerWrite)) frames per write achieved")
+      print(
+        "  diagnosis:          \(millions(linksOnly))   the same fan-out to bare links (no SDK), "
+          + "ratio to baseline \(fixed2(linksOnlyRatio))")
     }
     if !p50s.isEmpty {
       print("")
