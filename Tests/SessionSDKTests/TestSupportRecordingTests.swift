@@ -252,4 +252,103 @@ struct TestSupportRecordingTests {
     #expect(wrapper.take().count == 4)
     #expect(wrapper.callbacks.isEmpty)
   }
+
+  /// Every `VideoSDKCallback` case, by its delegate method's name.
+  static let everyCallbackName: Set<String> = [
+    "onSessionJoin", "onSessionLeave(_:)", "onSessionLeave()", "onError", "onSessionNeedPassword",
+    "onSessionPasswordWrong", "onSystemPermissionRequired", "onUserJoin", "onUserLeave",
+    "onUserHostChanged", "onUserManagerChanged", "onUserNameChanged", "onUserActiveAudioChanged",
+    "onUserVideoStatusChanged", "onUserOverallNetworkStatusChanged", "onVideoCanvasSubscribeFail",
+    "onUserAudioStatusChanged", "onHostAskUnmute", "onUserShareStatusChanged",
+    "onFailedToStartShare", "onShareSettingChanged", "onShareContentChanged",
+    "onAnnotationHelperCleanUp", "onAnnotationPrivilegeChange(with:shareAction:)",
+    "onAnnotationPrivilegeChange(_:shareOwner:)", "onAnnotationToolTypeChanged",
+    "onChatNewMessageNotify", "onChatMsgDeleteNotification", "onChatPrivilegeChanged",
+  ]
+
+  /// A hand-made recording that fires every callback once or more: the events' callbacks come
+  /// from the pure mapping (with a helper held on user 1's share), the local ones are placed by
+  /// hand where the SDK would fire them.
+  static func everyCallbackRecording() throws -> SessionRecording {
+    let message = ChatMessage(id: "m1", sender: 3, receiver: nil, content: "hi", timestamp: 0)
+    let events: [SessionEvent] = [
+      .initialized,
+      .joinRequested(sessionName: "Algebra101", userName: "Ada"),
+      .sessionJoined(
+        SessionSnapshot(
+          sessionName: "Algebra101", sessionID: "S1", myself: 2,
+          participants: [
+            Participant(id: 1, name: "Grace", role: .host, joinOrder: 1),
+            Participant(id: 2, name: "Ada", joinOrder: 2),
+            Participant(id: 3, name: "Alan", joinOrder: 3),
+            Participant(id: 4, name: "Edsger", joinOrder: 4),
+          ])),
+      .usersJoined([Participant(id: 5, name: "Barbara", joinOrder: 5)]),
+      .nameChanged(user: 3, name: "Alan T."),
+      .managerChanged(user: 3, isManager: true),
+      .activeSpeakersChanged([1]),
+      .videoStatusChanged(user: 4, isOn: true),
+      .networkStatusChanged(user: 4, quality: .good),
+      .audioStatusChanged(user: 4, type: .voip, isMuted: true),
+      .hostAskedUnmute(by: 1),
+      .shareStatusChanged(user: 1, status: .started, kind: .view),
+      .shareSettingChanged(.multi),
+      .annotationPrivilegeChanged(shareOwner: 1, isViewerAnnotationDisabled: true),
+      .chatMessageReceived(message),
+      .chatMessageDeleted(messageID: "m1", deletedBy: .host),
+      .chatPrivilegeChanged(.noOne),
+      .shareStatusChanged(user: 1, status: .stopped, kind: .view),
+      .errorOccurred(error: .sessionNoRights, detail: 5),
+      .hostChanged(newHost: 3),
+      .usersLeft([5]),
+      .sessionLeft(reason: .kickByHost),
+    ]
+    let locals: [Int: [VideoSDKCallback]] = [
+      2: [.onSessionNeedPassword, .onSessionPasswordWrong],
+      12: [
+        .onAnnotationToolTypeChanged(shareOwner: 1, .arrow),
+        .onShareContentChanged(1, .view),
+        .onVideoCanvasSubscribeFail(.hasSubscribeExceededLimit, user: 4),
+        .onFailedToStartShare(2),
+        .onSystemPermissionRequired(.camera),
+      ],
+    ]
+    var state = SessionState()
+    var trace = Trace()
+    var recorded: [RecordedCallback] = []
+    for (index, event) in events.enumerated() {
+      let sequence = UInt64(index + 1)
+      let helpers: Set<UserID> = (13...18).contains(sequence) ? [1] : []
+      let context = CallbackMapping.Context.capture(
+        before: event, in: state, annotationHelperOwners: helpers)
+      try state.reduce(event)
+      trace.events.append(AppliedEvent(sequence: sequence, timestamp: 0, event: event))
+      for callback in CallbackMapping.callbacks(for: event, context: context)
+        + locals[index + 1, default: []]
+      {
+        recorded.append(RecordedCallback(callback, afterSequence: sequence))
+      }
+    }
+    return SessionRecording(trace: trace, recordedCallbacks: recorded)
+  }
+
+  @Test func everyCallbackKindRoundTripsThroughTheRecordingDelegate() throws {
+    let recording = try Self.everyCallbackRecording()
+    let names = Set(recording.callbacks.map(\.name))
+    #expect(Self.everyCallbackName.subtracting(names).isEmpty, "not fired")
+    #expect(names.subtracting(Self.everyCallbackName).isEmpty, "not listed")
+    let replayed = Recorder()
+    let outcome = replay(recording, into: replayed)
+    #expect(outcome.error == nil)
+    #expect(replayed.callbacks == recording.callbacks)
+    #expect(replayed.unrepresentable.isEmpty)
+    #expect(replayed.passwordCompletion?("pw", false) == .wrongUsage, "no service in a replay")
+
+    // The same through a forwarding recorder and the observer path.
+    let inner = Recorder()
+    let outer = Recorder(forwardingTo: inner)
+    replay(recording, into: outer)
+    #expect(inner.callbacks == recording.callbacks)
+    #expect(outer.callbacks == recording.callbacks)
+  }
 }
