@@ -166,4 +166,23 @@ struct TestSupportSessionTestStoreTests {
     }
     store.finish()
   }
+
+  @Test func aReplayedTraceIsDescribedAsAWholeAndItsCallbacksReceived() throws {
+    let store = SessionTestStore(initialState: try Self.classroomState())
+    let trace = Trace(events: [
+      AppliedEvent(sequence: 1, timestamp: 0, event: .videoStatusChanged(user: 1, isOn: true)),
+      AppliedEvent(sequence: 2, timestamp: 0, event: .managerChanged(user: 3, isManager: true)),
+      AppliedEvent(sequence: 3, timestamp: 0, event: .usersLeft([2])),
+    ])
+    withKnownIssue {
+      store.replay(trace) {
+        $0.participants[1]?.isVideoOn = true
+        $0.participants[3]?.role = .manager
+      }
+    } matching: {
+      $0.mentions("trace line 4", "invalidTarget")
+    }
+    store.receive(.onUserVideoStatusChanged([1]), .onUserManagerChanged(3))
+    store.finish()
+  }
 }

@@ -132,6 +132,8 @@ public final class SessionTestbed {
 
   /// A new instance that joined (or tried to join) with a valid token.
   ///
+  /// The network runs after the call, so the join is complete even with manual delivery.
+  ///
   /// - Parameters:
   ///   - userName: The display name.
   ///   - role: The token's `role_type`.

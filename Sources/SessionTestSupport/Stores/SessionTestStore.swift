@@ -2,9 +2,9 @@ import SessionCore
 import SessionSDK
 import Testing
 
-/// An exhaustive test store for the reducer, in the spirit of TCA's `TestStore`: send an event,
-/// describe how the state changed, then receive the callbacks the SDK's mapping derives from
-/// it. Anything not described fails the test with a readable diff.
+/// An exhaustive test store for the reducer, in the spirit of TCA's `TestStore`: send an event
+/// (or replay a trace), describe how the state changed, then receive the callbacks the SDK's
+/// mapping derives from it. Anything not described fails the test with a readable diff.
 ///
 /// ```swift
 /// let store = SessionTestStore(initialState: try SessionState(snapshot: classroom))
@@ -118,6 +118,40 @@ public final class SessionTestStore {
       fail("a rejected \(event.name) changed the state", sourceLocation)
       state = before
     }
+  }
+
+  /// Replays a trace's events in order, then checks the state change of them all against
+  /// `update`; their derived callbacks wait to be received, in order.
+  ///
+  /// - Parameters:
+  ///   - trace: The events; the first one the reducer rejects fails the test, naming its line,
+  ///     and stops the replay.
+  ///   - update: Changes a mirror of the state before the trace into the state expected after
+  ///     it; the default expects no change.
+  ///   - sourceLocation: Where failures are reported.
+  public func replay(
+    _ trace: Trace,
+    assert update: (inout SessionStateFields) -> Void = { _ in },
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    requireNothingPending(before: "replaying a trace", sourceLocation)
+    let before = state
+    for (index, applied) in trace.events.enumerated() {
+      let event = applied.event
+      let context = CallbackMapping.Context.capture(
+        before: event, in: state, annotationHelperOwners: annotationHelperOwners)
+      if let rejection = state.apply(event) {
+        fail("trace line \(index + 2): \(rejection)", sourceLocation)
+        break
+      }
+      let derived = CallbackMapping.callbacks(for: event, context: context)
+      for case .onAnnotationHelperCleanUp(let owner) in derived {
+        annotationHelperOwners.remove(owner)
+      }
+      pending += derived
+      checkInvariants(after: event, sourceLocation)
+    }
+    check(update, from: before, heading: "State after the trace differs", sourceLocation)
   }
 
   /// Receives the next derived callbacks, in order.
