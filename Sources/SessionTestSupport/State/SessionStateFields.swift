@@ -68,9 +68,11 @@ public struct SessionStateFields: Sendable, Hashable {
   /// session then: the shared facts, in session, no chat history, no error.
   ///
   /// ```swift
-  /// store.perform({ $0.joinSession(context) }, assert: {
-  ///   $0 = .member(2, of: testbed.serviceState()!)
-  /// })
+  /// store.perform(
+  ///   { $0.joinSession(context) },
+  ///   assert: { expected in
+  ///     if let service = testbed.serviceState() { expected = .member(2, of: service) }
+  ///   })
   /// ```
   public static func member(_ myself: UserID, of service: SessionState) -> SessionStateFields {
     var fields = SessionStateFields(service)

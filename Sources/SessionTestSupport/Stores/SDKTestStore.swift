@@ -8,10 +8,10 @@ import Testing
 /// with a readable diff.
 ///
 /// ```swift
-/// let ada = SDKTestStore(testbed.join("Ada"))
-/// ada.perform({ $0.getVideoHelper().startVideo() }, returns: .success) {
-///   $0.myself?.isVideoOn = true
-/// }
+/// let ada = SDKTestStore(testbed.join("Ada"), in: testbed)
+/// ada.perform(
+///   { $0.getVideoHelper().startVideo() }, returns: .success,
+///   assert: { $0.myself?.isVideoOn = true })
 /// ada.receive([.onUserVideoStatusChanged([adaID])])
 ///
 /// // Another member's call reaches Ada too: receive it with the change it made.
