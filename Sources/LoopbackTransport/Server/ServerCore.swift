@@ -221,7 +221,9 @@ final class ServerCore<Host: SessionHost> {
       }
       // Encoded once; the same bytes are appended to every receiver's outgoing buffer.
       scratch.withUnsafeBytes { bytes in
-        for tcp in fanOut.targets { _ = tcp.send(frame: bytes) }
+        for target in fanOut.targets {
+          _ = target._withUnsafeGuaranteedRef { $0.send(frame: bytes) }
+        }
       }
       framesSent += ids.count
       payloadBytesSent += ids.count * size
@@ -319,8 +321,10 @@ struct ResolvedFanOut {
   /// The receiver list as the host gave it; kept, so that its storage can't be reused by
   /// another list while cached.
   private var ids: [ConnectionID]?
-  /// The open connections among `ids`, in order.
-  private(set) var targets: ContiguousArray<TCPConnection> = []
+  /// The open connections among `ids`, in order. Unretained: an open connection is retained
+  /// by its libuv handle, and the cache is invalidated whenever a connection closes, so every
+  /// target outlives the cache entry (and sending needs no reference counting per receiver).
+  private(set) var targets: ContiguousArray<Unmanaged<TCPConnection>> = []
 
   /// Whether `ids` is the list resolved last (O(1) when it is the same storage).
   func matches(_ ids: [ConnectionID]) -> Bool {
@@ -331,7 +335,7 @@ struct ResolvedFanOut {
   mutating func resolve(_ ids: [ConnectionID], lookup: (ConnectionID) -> TCPConnection?) {
     targets.removeAll(keepingCapacity: true)
     for id in ids {
-      if let tcp = lookup(id) { targets.append(tcp) }
+      if let tcp = lookup(id) { targets.append(Unmanaged.passUnretained(tcp)) }
     }
     self.ids = ids
   }
