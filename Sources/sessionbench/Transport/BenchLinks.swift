@@ -64,8 +64,10 @@ final class BenchLinks {
   }
 
   /// The first link pipelines `commands` video toggles as the SDK driver does.
-  func fanOut(commands: Int, done: DispatchSemaphore) {
+  func fanOut(commands: Int, burst: Int, window: Int, done: DispatchSemaphore) {
     self.commands = commands
+    self.burst = burst
+    self.window = window
     self.done = done
     delivered = 0
     sent = 0
@@ -93,7 +95,9 @@ extension BenchLinks: Sendable {}
 extension TransportWorld {
   /// The fan-out with bare links instead of SDK instances, on a fresh session of `count`
   /// links; deliveries are events counted in the links' handlers.
-  static func linkFanOut(peers count: Int, commands: Int) throws -> FanOutResult {
+  static func linkFanOut(peers count: Int, commands: Int, burst: Int, window: Int) throws
+    -> FanOutResult
+  {
     let configuration = ServiceConfiguration(credentials: [appKey: secret])
     let server = try LoopbackServer { SessionService(configuration: configuration) }
     let client = try EventLoop(name: "bench-links")
@@ -119,19 +123,26 @@ extension TransportWorld {
     }
     // Joins finish with events still in flight to the earliest links; let them land.
     let before = try server.statistics()
+    let cpuBefore = try (threadCPUNanoseconds(of: client), threadCPUNanoseconds(of: server.loop))
     let done = DispatchSemaphore(value: 0)
-    try client.runBlocking { links.value.fanOut(commands: commands, done: done) }
+    try client.runBlocking {
+      links.value.fanOut(commands: commands, burst: burst, window: window, done: done)
+    }
     guard done.wait(timeout: .now() + .seconds(300)) == .success else {
       throw BenchmarkError("the link fan-out did not complete in 300 s")
     }
     let (start, end) = try client.runBlocking { (links.value.start, links.value.end) }
     let after = try server.statistics()
+    let cpuAfter = try (threadCPUNanoseconds(of: client), threadCPUNanoseconds(of: server.loop))
     let frames = after.framesSent - before.framesSent
+    let deliveries = Double(commands * count)
     return FanOutResult(
       deliveries: commands * count, seconds: Double(end - start) / 1e9,
       framesPerWrite: Double(frames) / Double(max(1, after.writes - before.writes)),
       payloadSize: Double(after.payloadBytesSent - before.payloadBytesSent)
-        / Double(max(1, frames)))
+        / Double(max(1, frames)),
+      clientNanosecondsPerDelivery: Double(cpuAfter.0 - cpuBefore.0) / deliveries,
+      serverNanosecondsPerDelivery: Double(cpuAfter.1 - cpuBefore.1) / deliveries)
   }
 }
 

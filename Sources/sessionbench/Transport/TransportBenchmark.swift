@@ -22,7 +22,8 @@ func runTransportBenchmark(_ arguments: [String]) throws {
   var iterator = arguments.makeIterator()
   while let argument = iterator.next() {
     switch argument {
-    case "--peers", "--latency-peers", "--latency-samples", "--commands", "--session-size":
+    case "--peers", "--latency-peers", "--latency-samples", "--commands", "--session-size",
+      "--burst", "--window":
       guard let value = iterator.next().flatMap(Int.init), value >= 2 else {
         throw BenchmarkError("\(argument) needs a number of at least 2")
       }
@@ -31,6 +32,8 @@ func runTransportBenchmark(_ arguments: [String]) throws {
       case "--latency-peers": settings.latencyPeers = value
       case "--latency-samples": settings.latencySamples = value
       case "--commands": settings.commands = value
+      case "--burst": settings.burst = value
+      case "--window": settings.window = value
       default: settings.sessionSize = value
       }
     case "--rss-child":
@@ -66,11 +69,15 @@ struct TransportSettings {
   var latencySamples = 200
   /// Video toggles per fan-out run; each reaches every peer.
   var commands = 6_400
+  /// Toggles the driver sends per loop turn, and at most in flight.
+  var burst = 64
+  var window = 256
   /// Peers per session in the memory measurement.
   var sessionSize = 10
   /// Set in the memory measurement's child processes.
   var childMode: String?
-  /// Run one part only (`storm`, `fanout`, `latency`, `rss`), for profiling.
+  /// Run one part only (`storm`, `fanout`, `latency`, `rss`, or `links`: the bare-link
+  /// fan-out alone), for profiling.
   var only: String?
 
   func runs(_ part: String) -> Bool { only == nil || only == part }
@@ -98,7 +105,9 @@ struct TransportFigures {
         defer { world.shutdown() }
         let storm = try world.joinStorm()
         // Repetition 0 warms up (code, allocator, kernel buffers) and is not counted.
-        let fanOut = try world.fanOut(commands: repetition == 0 ? 640 : settings.commands)
+        let fanOut = try world.fanOut(
+          commands: repetition == 0 ? 640 : settings.commands, burst: settings.burst,
+          window: settings.window)
         try world.checkConvergence(session: "Bench", after: "the fan-out")
         world.shutdown()
         guard repetition > 0 else { continue }
@@ -107,7 +116,8 @@ struct TransportFigures {
           framesPerWrite: max(1, Int(fanOut.framesPerWrite.rounded())),
           totalFramesPerPeer: settings.commands)
         let links = try TransportWorld.linkFanOut(
-          peers: settings.peers, commands: settings.commands)
+          peers: settings.peers, commands: settings.commands, burst: settings.burst,
+          window: settings.window)
         figures.joinStorms.append(storm)
         figures.fanOuts.append(fanOut)
         figures.baselines.append(baseline)
@@ -116,7 +126,22 @@ struct TransportFigures {
           "run \(repetition): storm \(fixed2(storm)) s, fan-out "
             + "\(millions(fanOut.deliveriesPerSecond)), baseline \(millions(baseline)), "
             + "\(fixed2(fanOut.framesPerWrite)) frames/write of \(fixed2(fanOut.payloadSize)) B; "
-            + "links only \(millions(links.deliveriesPerSecond))")
+            + "links only \(millions(links.deliveriesPerSecond)); CPU ns/delivery client "
+            + "\(fixed2(fanOut.clientNanosecondsPerDelivery)) (links only "
+            + "\(fixed2(links.clientNanosecondsPerDelivery))), server "
+            + "\(fixed2(fanOut.serverNanosecondsPerDelivery))")
+      }
+    }
+    if settings.only == "links" {
+      for repetition in 1...repetitions {
+        let links = try TransportWorld.linkFanOut(
+          peers: settings.peers, commands: settings.commands, burst: settings.burst,
+          window: settings.window)
+        log.line(
+          "links-only run \(repetition): \(millions(links.deliveriesPerSecond)), "
+            + "\(fixed2(links.framesPerWrite)) frames/write of \(fixed2(links.payloadSize)) B; "
+            + "CPU ns/delivery client \(fixed2(links.clientNanosecondsPerDelivery)), server "
+            + "\(fixed2(links.serverNanosecondsPerDelivery))")
       }
     }
     if settings.runs("latency") {

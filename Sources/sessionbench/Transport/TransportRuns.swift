@@ -18,6 +18,10 @@ struct FanOutResult {
   var framesPerWrite: Double
   /// The mean payload bytes of the frames sent (a one-event `videoStatusChanged` batch).
   var payloadSize: Double
+  /// CPU nanoseconds per delivery on the client loop thread (user + system).
+  var clientNanosecondsPerDelivery: Double = .nan
+  /// CPU nanoseconds per delivery on the server loop thread (user + system).
+  var serverNanosecondsPerDelivery: Double = .nan
 
   var deliveriesPerSecond: Double { Double(deliveries) / seconds }
 }
@@ -28,6 +32,7 @@ extension TransportWorld {
   /// `onUserVideoStatusChanged`.
   func fanOut(commands: Int, burst: Int = 64, window: Int = 256) throws -> FanOutResult {
     let before = try server.statistics()
+    let cpuBefore = try (threadCPUNanoseconds(of: client), threadCPUNanoseconds(of: server.loop))
     let done = DispatchSemaphore(value: 0)
     let peers = self.peers
     try client.runBlocking {
@@ -47,13 +52,17 @@ extension TransportWorld {
       return (driver?.start ?? 0, driver?.end ?? 0)
     }
     let after = try server.statistics()
+    let cpuAfter = try (threadCPUNanoseconds(of: client), threadCPUNanoseconds(of: server.loop))
     let frames = after.framesSent - before.framesSent
     let writes = max(1, after.writes - before.writes)
+    let deliveries = Double(commands * count)
     return FanOutResult(
       deliveries: commands * count, seconds: Double(end - start) / 1e9,
       framesPerWrite: Double(frames) / Double(writes),
-      payloadSize: Double(after.payloadBytesSent - before.payloadBytesSent) / Double(max(1, frames))
-    )
+      payloadSize: Double(after.payloadBytesSent - before.payloadBytesSent)
+        / Double(max(1, frames)),
+      clientNanosecondsPerDelivery: Double(cpuAfter.0 - cpuBefore.0) / deliveries,
+      serverNanosecondsPerDelivery: Double(cpuAfter.1 - cpuBefore.1) / deliveries)
   }
 
   /// `samples` times: the first instance toggles its video; the microseconds from the call to
@@ -78,6 +87,15 @@ extension TransportWorld {
       peers.value.latency = nil
       return samples
     }
+  }
+}
+
+/// The CPU time (user + system) the loop's thread has used so far, in nanoseconds.
+func threadCPUNanoseconds(of loop: EventLoop) throws -> UInt64 {
+  try loop.runBlocking {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
   }
 }
 
