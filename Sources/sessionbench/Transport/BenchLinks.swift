@@ -28,7 +28,7 @@ final class BenchLinks {
     self.joinedAll = joinedAll
     links = (0..<count).map { _ in factory.makeLoopbackLink() }
     for link in links {
-      link.start { [unowned self] event in receive(event) }
+      link.start { [unowned(unsafe) self] event in receive(event) }
     }
   }
 

@@ -34,7 +34,10 @@ final class BenchPeers {
     sdks = (0..<count).map { _ in VideoSDK() }
     for sdk in sdks {
       sdk.initialize(InitParams(domain: "zoom.us", transport: factory, clock: factory.clock.now))
-      sdk.callbackObserver = { [unowned self, unowned sdk] callback in
+      // `unowned(unsafe)`: the observer is measurement, not the SDK's cost; checked `unowned`
+      // references cost a strong retain per callback. The instances and this object live
+      // until the client loop has stopped (the world shuts it down before releasing them).
+      sdk.callbackObserver = { [unowned(unsafe) self, unowned(unsafe) sdk] callback in
         observe(callback, at: sdk)
       }
     }

@@ -96,8 +96,11 @@ enum ResidentMemory {
     _ = try server.statistics()
     _ = try client.runBlocking { group.value.completeRosters }
     let after = residentKB()
-    _ = client.shutdown()
-    _ = server.shutdown()
+    // The instances' observers reach `group` unowned: keep it until the loop has stopped.
+    withExtendedLifetime(group) {
+      _ = client.shutdown()
+      _ = server.shutdown()
+    }
     return after - before
   }
 
