@@ -542,4 +542,69 @@ struct Seed001ShareAnnotationTests {
     patientStore.finish()
     converged()
   }
+
+  @Test func theSharerLeavingStopsTheShareAndCleansUpTheViewersHelperFirst() throws {
+    doctorSharesThePDF()
+    patientStore.perform(
+      { _ in patient.toggleDraw() }, assert: { $0.shares[1]?.annotators = [2] })
+    doctorStore.assert { $0.shares[1]?.annotators = [2] }
+    let helper = try #require(patient.annotationHelper)
+
+    // The doctor leaves without ending: the share stops, the helper goes, then the user, then
+    // the patient becomes host.
+    doctorStore.perform(
+      { $0.leaveSession(false) }, returns: .success,
+      assert: {
+        $0 = SessionStateFields(SessionState())
+        $0.phase = .left(.bySelf)
+        $0.sessionName = "Consultation"
+      })
+    doctorStore.receive(.onSessionLeave(.bySelf), .onSessionLeaveLegacy)
+    patientStore.receive(
+      .onUserShareStatusChanged(1, .stopped, .view), .onAnnotationHelperCleanUp(shareOwner: 1),
+      .onUserLeave([1]), .onUserHostChanged(2)
+    ) {
+      $0.participants[1] = nil
+      $0.shares[1] = nil
+      $0.participants[2]?.role = .host
+      $0.hostID = 2
+    }
+    #expect(helper.isReleased)
+    #expect(patient.sharerViewHidden)
+    #expect(patient.sdk.getSession()?.getMySelf()?.isHost() == true)
+    doctorStore.finish()
+    patientStore.finish()
+    converged()
+  }
+
+  @Test func endingTheSessionCleansUpEveryHelperBeforeTheLeave() throws {
+    doctorSharesThePDF()
+    patientStore.perform(
+      { _ in patient.toggleDraw() }, assert: { $0.shares[1]?.annotators = [2] })
+    doctorStore.assert { $0.shares[1]?.annotators = [2] }
+    let own = try #require(doctor.sdk.getShareHelper().createAnnotationHelper(nil))
+    doctorStore.perform(
+      { $0.leaveSession(true) }, returns: .success,
+      assert: {
+        $0 = SessionStateFields(SessionState())
+        $0.phase = .left(.bySelf)
+        $0.sessionName = "Consultation"
+      })
+    doctorStore.receive(
+      .onAnnotationHelperCleanUp(shareOwner: 1), .onSessionLeave(.bySelf), .onSessionLeaveLegacy)
+    patientStore.receive(
+      .onAnnotationHelperCleanUp(shareOwner: 1), .onSessionLeave(.endByHost),
+      .onSessionLeaveLegacy
+    ) {
+      $0 = SessionStateFields(SessionState())
+      $0.phase = .left(.endByHost)
+      $0.sessionName = "Consultation"
+    }
+    #expect(own.isReleased)
+    #expect(patient.annotationHelper?.isReleased == true)
+    #expect(testbed.serviceState() == nil)
+    doctorStore.finish()
+    patientStore.finish()
+    converged()
+  }
 }
