@@ -27,6 +27,12 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   public var tickInterval: UInt64
   /// The protocol versions accepted in a hello. Default ``WireProtocol/supportedVersions``.
   public var supportedVersions: ClosedRange<UInt16>
+  /// Whether consecutive event broadcasts of one loop turn to the same receivers are merged
+  /// into one batch (one frame) before they are written. Receivers get the same events in the
+  /// same order, with fewer frames to decode and fewer messages to handle; the frames are
+  /// written at the start of the next loop turn instead of the end of this one. Default
+  /// `false`: every batch the host emits is its own frame (Decision 0007).
+  public var coalescesEventBatches: Bool
 
   /// Creates a configuration.
   ///
@@ -39,6 +45,7 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   ///   - drainTimeout: Milliseconds a closing connection has to flush.
   ///   - tickInterval: Milliseconds between host ticks; at least 1.
   ///   - supportedVersions: Protocol versions accepted.
+  ///   - coalescesEventBatches: Whether to merge a turn's event broadcasts per receiver list.
   public init(
     host: String = "127.0.0.1",
     port: UInt16 = 0,
@@ -47,7 +54,8 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
     helloTimeout: UInt64 = 5_000,
     drainTimeout: UInt64 = 1_000,
     tickInterval: UInt64 = 50,
-    supportedVersions: ClosedRange<UInt16> = WireProtocol.supportedVersions
+    supportedVersions: ClosedRange<UInt16> = WireProtocol.supportedVersions,
+    coalescesEventBatches: Bool = false
   ) {
     precondition(tickInterval > 0, "tickInterval must be positive")
     self.host = host
@@ -58,5 +66,6 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
     self.drainTimeout = drainTimeout
     self.tickInterval = tickInterval
     self.supportedVersions = supportedVersions
+    self.coalescesEventBatches = coalescesEventBatches
   }
 }

@@ -38,6 +38,10 @@ final class ServerCore<Host: SessionHost> {
   /// broadcasts name the same (cached) receiver list over and over, and comparing it with the
   /// last one (identical storage compares in O(1)) is far cheaper than a lookup per receiver.
   private var fanOut = ResolvedFanOut()
+  /// The event broadcast held back to merge with the rest of this turn's, when coalescing.
+  private var coalescer: EventBatchCoalescer
+  /// Flushes the held broadcast at the start of the next loop turn.
+  private var coalescingTimer: UVTimer?
   private var shutdownCompletions: [() -> Void] = []
 
   init(
@@ -51,6 +55,7 @@ final class ServerCore<Host: SessionHost> {
     self.clock = LoopWallClock(loop: loop)
     self.log = log
     self.decoder = WireDecoder(maxFrameSize: configuration.tcp.maxFrameSize)
+    self.coalescer = EventBatchCoalescer(maxBytes: configuration.tcp.maxFrameSize / 2)
     scratch.reserveCapacity(4_096)
   }
 
@@ -75,6 +80,7 @@ final class ServerCore<Host: SessionHost> {
     let interval = configuration.tickInterval
     ticker.schedule(afterMilliseconds: interval, repeatingEvery: interval) { [self] in tick() }
     self.ticker = ticker
+    if configuration.coalescesEventBatches { coalescingTimer = try UVTimer(loop: loop) }
     log(
       LoopbackLogRecord(
         level: .info, message: "listening on \(configuration.host):\(listener.localPort)"))
@@ -196,6 +202,37 @@ final class ServerCore<Host: SessionHost> {
   // MARK: Host outputs
 
   private func perform(_ output: HostOutput) {
+    if coalescingTimer != nil {
+      guard !coalesce(output) else { return }
+      flushHeldEvents()
+    }
+    deliver(output)
+  }
+
+  /// Holds or merges an event broadcast; returns whether it did (otherwise deliver it, after
+  /// flushing what is held).
+  private func coalesce(_ output: HostOutput) -> Bool {
+    guard case .broadcast(.events(let batch), let ids) = output else { return false }
+    encode(.events(batch))
+    let size = scratch.count
+    if coalescer.absorb(batch, to: ids, encodedBytes: size) { return true }
+    flushHeldEvents()
+    guard size <= coalescer.maxBytes else { return false }
+    coalescer.hold(batch, to: ids, encodedBytes: size)
+    if let timer = coalescingTimer, !timer.isScheduled {
+      // Fires at the start of the next loop turn, before its writes are flushed.
+      timer.schedule(afterMilliseconds: 0) { [self] in flushHeldEvents() }
+    }
+    return true
+  }
+
+  /// Delivers the held event broadcast, if any.
+  private func flushHeldEvents() {
+    guard let held = coalescer.take() else { return }
+    deliver(held)
+  }
+
+  private func deliver(_ output: HostOutput) {
     switch output {
     case .send(let message, let id):
       guard let connection = connections[id] else { return }
@@ -282,6 +319,7 @@ final class ServerCore<Host: SessionHost> {
       return
     }
     isShuttingDown = true
+    flushHeldEvents()
     listener?.close()
     listener = nil
     let now = loop.now
@@ -298,6 +336,8 @@ final class ServerCore<Host: SessionHost> {
   private func finishShutdown() {
     ticker?.close()
     ticker = nil
+    coalescingTimer?.close()
+    coalescingTimer = nil
     let completions = shutdownCompletions
     shutdownCompletions.removeAll()
     for completion in completions { completion() }

@@ -67,7 +67,13 @@ final class ContractWorld: Sendable {
   private let server: LoopbackServer<RecordingHost>?
   private let factory: LoopBound<any SessionLinkFactory>
 
-  init(_ kind: LinkKind) throws {
+  /// The server (loopback only), for its statistics.
+  var loopbackServer: LoopbackServer<RecordingHost>? { server }
+
+  init(
+    _ kind: LinkKind,
+    server serverConfiguration: LoopbackServerConfiguration = LoopbackServerConfiguration()
+  ) throws {
     self.kind = kind
     let loop = try EventLoop(name: "contract-\(kind.rawValue)")
     self.loop = loop
@@ -83,7 +89,7 @@ final class ContractWorld: Sendable {
         return LoopBound(network as any SessionLinkFactory, loop: loop)
       }
     case .loopback:
-      let server = try LoopbackServer {
+      let server = try LoopbackServer(configuration: serverConfiguration) {
         RecordingHost(service: SessionService(configuration: configuration), events: events)
       }
       self.server = server
