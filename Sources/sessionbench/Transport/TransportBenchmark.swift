@@ -39,6 +39,8 @@ func runTransportBenchmark(_ arguments: [String]) throws {
     case "--rss-child":
       guard let mode = iterator.next() else { throw BenchmarkError("--rss-child needs a mode") }
       settings.childMode = mode
+    case "--coalesce":
+      settings.coalesce = true
     case "--only":
       guard let part = iterator.next() else { throw BenchmarkError("--only needs a part") }
       settings.only = part
@@ -72,6 +74,8 @@ struct TransportSettings {
   /// Toggles the driver sends per loop turn, and at most in flight.
   var burst = 64
   var window = 256
+  /// Also measure the fan-out with the server coalescing a turn's event batches.
+  var coalesce = false
   /// Peers per session in the memory measurement.
   var sessionSize = 10
   /// Set in the memory measurement's child processes.
@@ -90,6 +94,10 @@ struct TransportFigures {
   var baselines: [Double] = []
   /// The same fan-out with bare links (no SDK instances), for diagnosis.
   var linkFanOuts: [FanOutResult] = []
+  /// With `--coalesce`: the fan-out with the server merging a turn's event batches, and the
+  /// baseline at its frame size and batching, in events per second.
+  var coalescedFanOuts: [FanOutResult] = []
+  var coalescedBaselines: [Double] = []
   var p50s: [Double] = []
   var p99s: [Double] = []
   var rssPerPeer: [Double] = []
@@ -122,6 +130,27 @@ struct TransportFigures {
         figures.fanOuts.append(fanOut)
         figures.baselines.append(baseline)
         figures.linkFanOuts.append(links)
+        if settings.coalesce {
+          let coalescing = try TransportWorld(peers: settings.peers, coalescing: true)
+          _ = try coalescing.joinStorm()
+          let merged = try coalescing.fanOut(
+            commands: settings.commands, burst: settings.burst, window: settings.window)
+          try coalescing.checkConvergence(session: "Bench", after: "the coalesced fan-out")
+          coalescing.shutdown()
+          let frames = runUVBaseline(
+            peers: settings.peers, frameSize: Int(merged.payloadSize.rounded()),
+            framesPerWrite: max(1, Int(merged.framesPerWrite.rounded())),
+            totalFramesPerPeer: max(1, merged.frames / settings.peers))
+          figures.coalescedFanOuts.append(merged)
+          figures.coalescedBaselines.append(frames * merged.eventsPerFrame)
+          log.line(
+            "coalesced run \(repetition): \(millions(merged.deliveriesPerSecond)), "
+              + "\(fixed2(merged.eventsPerFrame)) events/frame of \(fixed2(merged.payloadSize)) B, "
+              + "\(fixed2(merged.framesPerWrite)) frames/write; baseline at that size and "
+              + "batching \(millions(frames)) frames = \(millions(frames * merged.eventsPerFrame)) "
+              + "events; CPU ns/delivery client \(fixed2(merged.clientNanosecondsPerDelivery)), "
+              + "server \(fixed2(merged.serverNanosecondsPerDelivery))")
+        }
         log.line(
           "run \(repetition): storm \(fixed2(storm)) s, fan-out "
             + "\(millions(fanOut.deliveriesPerSecond)), baseline \(millions(baseline)), "
@@ -202,6 +231,14 @@ struct TransportFigures {
       values["fanout_links_only_1k_dps"] = linksOnly.rounded()
       values["ratio_links_only_to_baseline"] = linksOnlyRatio
     }
+    if !coalescedFanOuts.isEmpty {
+      let rate = quantile50(coalescedFanOuts.map(\.deliveriesPerSecond))
+      let baseline = quantile50(coalescedBaselines)
+      values["fanout_coalesced_1k_dps"] = rate.rounded()
+      values["uv_baseline_coalesced_1k_eps"] = baseline.rounded()
+      values["ratio_coalesced_to_baseline"] = rate / baseline
+      values["coalesced_events_per_frame"] = quantile50(coalescedFanOuts.map(\.eventsPerFrame))
+    }
     if !p50s.isEmpty {
       values["latency_100_p50_us"] = p50.rounded()
       values["latency_100_p99_us"] = p99.rounded()
@@ -245,6 +282,15 @@ struct TransportFigures {
       print(
         "  diagnosis:          \(millions(linksOnly))   the same fan-out to bare links (no SDK), "
           + "ratio to baseline \(fixed2(linksOnlyRatio))")
+      if !coalescedFanOuts.isEmpty {
+        let rate = quantile50(coalescedFanOuts.map(\.deliveriesPerSecond))
+        let baseline = quantile50(coalescedBaselines)
+        print(
+          "  coalesced:          \(millions(rate))   server merging a turn's batches "
+            + "(\(fixed2(quantile50(coalescedFanOuts.map(\.eventsPerFrame)))) events/frame); "
+            + "baseline at that size and batching \(millions(baseline)) events, ratio "
+            + "\(fixed2(rate / baseline))")
+      }
     }
     if !p50s.isEmpty {
       print("")

@@ -23,7 +23,12 @@ struct FanOutResult {
   /// CPU nanoseconds per delivery on the server loop thread (user + system).
   var serverNanosecondsPerDelivery: Double = .nan
 
+  /// Frames sent to all receivers together.
+  var frames: Int = 0
+
   var deliveriesPerSecond: Double { Double(deliveries) / seconds }
+  /// Events per frame: 1 unless the server coalesces batches.
+  var eventsPerFrame: Double { Double(deliveries) / Double(max(1, frames)) }
 }
 
 extension TransportWorld {
@@ -62,7 +67,8 @@ extension TransportWorld {
       payloadSize: Double(after.payloadBytesSent - before.payloadBytesSent)
         / Double(max(1, frames)),
       clientNanosecondsPerDelivery: Double(cpuAfter.0 - cpuBefore.0) / deliveries,
-      serverNanosecondsPerDelivery: Double(cpuAfter.1 - cpuBefore.1) / deliveries)
+      serverNanosecondsPerDelivery: Double(cpuAfter.1 - cpuBefore.1) / deliveries,
+      frames: frames)
   }
 
   /// `samples` times: the first instance toggles its video; the microseconds from the call to

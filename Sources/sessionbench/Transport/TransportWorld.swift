@@ -23,11 +23,17 @@ final class TransportWorld {
   /// Signalled by the client loop when every replica holds the whole roster.
   let stormDone = DispatchSemaphore(value: 0)
 
-  init(peers count: Int) throws {
+  /// - Parameters:
+  ///   - count: SDK instances.
+  ///   - coalescing: Whether the server merges a turn's event broadcasts
+  ///     (`LoopbackServerConfiguration.coalescesEventBatches`).
+  init(peers count: Int, coalescing: Bool = false) throws {
     raiseFileLimit(to: 2 * count + 256)
     self.count = count
     let configuration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
-    server = try LoopbackServer { SessionService(configuration: configuration) }
+    server = try LoopbackServer(
+      configuration: LoopbackServerConfiguration(coalescesEventBatches: coalescing)
+    ) { SessionService(configuration: configuration) }
     let client = try EventLoop(name: "bench-peers")
     self.client = client
     let (port, stormDone) = (server.port, self.stormDone)
