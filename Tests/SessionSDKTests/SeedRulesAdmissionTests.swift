@@ -438,14 +438,10 @@ struct SeedRulesAdmissionTests {
     let bobID = try #require(bob.store.state.myselfID)
     #expect(bob.leaveSession(false) == .success)
     #expect(!bob.isInSession())
-    // Known bug (reported with this test): `SessionState.authorize(_:by:)` admits commands in
-    // `.leaving` (it checks `phase.acceptsSessionEvents`) and `VideoSDK.perform` checks no
-    // phase, so these return success and send a command the service refuses after the leave.
-    withKnownIssue("helper calls while leaving return success, not Errors_Not_In_Session") {
-      #expect(bob.getVideoHelper().startVideo() == .notInSession)
-      #expect(bob.getChatHelper().SendChatToAll("bye") == .notInSession)
-      #expect(bob.getShareHelper().startShare(with: NSObjectStandIn()) == .notInSession)
-    }
+    // Between leaveSession and onSessionLeave the instance is out of the session.
+    #expect(bob.getVideoHelper().startVideo() == .notInSession)
+    #expect(bob.getChatHelper().SendChatToAll("bye") == .notInSession)
+    #expect(bob.getShareHelper().startShare(with: NSObjectStandIn()) == .notInSession)
     manual.run()
     #expect(hanaLog.take() == [.onUserLeave([bobID])])
     manual.assertConverged()

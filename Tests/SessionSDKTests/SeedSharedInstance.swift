@@ -29,7 +29,7 @@ enum SharedInstanceTests {
   /// - Returns: Whether the condition held before the deadline.
   @discardableResult
   static func settle(
-    timeout: Duration = .seconds(10), until condition: () -> Bool
+    timeout: Duration = .seconds(60), until condition: () -> Bool
   ) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout

@@ -8,7 +8,9 @@ extension SessionState {
   /// - Returns: ``VideoSDKError/success``, or the SDK error the call returns.
   /// - Complexity: O(1) but for `deleteChatMessage` (O(messages)).
   public func authorize(_ command: SessionCommand, by user: UserID) -> VideoSDKError {
-    guard phase.acceptsSessionEvents, let caller = participants[user] else {
+    // While leaving, the SDK reports the instance as out of the session (`isInSession()` is
+    // false), so helper calls answer `Errors_Not_In_Session` as they do after the leave.
+    guard phase == .inSession, let caller = participants[user] else {
       return .notInSession
     }
     let moderator = caller.role != .participant
