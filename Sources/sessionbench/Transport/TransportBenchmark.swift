@@ -130,6 +130,14 @@ struct TransportFigures {
         figures.fanOuts.append(fanOut)
         figures.baselines.append(baseline)
         figures.linkFanOuts.append(links)
+        log.line(
+          "run \(repetition): storm \(fixed2(storm)) s, fan-out "
+            + "\(millions(fanOut.deliveriesPerSecond)), baseline \(millions(baseline)), "
+            + "\(fixed2(fanOut.framesPerWrite)) frames/write of \(fixed2(fanOut.payloadSize)) B; "
+            + "links only \(millions(links.deliveriesPerSecond)); CPU ns/delivery client "
+            + "\(fixed2(fanOut.clientNanosecondsPerDelivery)) (links only "
+            + "\(fixed2(links.clientNanosecondsPerDelivery))), server "
+            + "\(fixed2(fanOut.serverNanosecondsPerDelivery))")
         if settings.coalesce {
           let coalescing = try TransportWorld(peers: settings.peers, coalescing: true)
           _ = try coalescing.joinStorm()
@@ -151,14 +159,6 @@ struct TransportFigures {
               + "events; CPU ns/delivery client \(fixed2(merged.clientNanosecondsPerDelivery)), "
               + "server \(fixed2(merged.serverNanosecondsPerDelivery))")
         }
-        log.line(
-          "run \(repetition): storm \(fixed2(storm)) s, fan-out "
-            + "\(millions(fanOut.deliveriesPerSecond)), baseline \(millions(baseline)), "
-            + "\(fixed2(fanOut.framesPerWrite)) frames/write of \(fixed2(fanOut.payloadSize)) B; "
-            + "links only \(millions(links.deliveriesPerSecond)); CPU ns/delivery client "
-            + "\(fixed2(fanOut.clientNanosecondsPerDelivery)) (links only "
-            + "\(fixed2(links.clientNanosecondsPerDelivery))), server "
-            + "\(fixed2(fanOut.serverNanosecondsPerDelivery))")
       }
     }
     if settings.only == "links" {
