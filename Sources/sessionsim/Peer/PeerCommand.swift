@@ -13,6 +13,7 @@ import SessionSDK
 /// `sessionsim serve` (or any loopback server). Exits 0 when their replicas converged.
 @Sendable func runPeer(_ arguments: [String]) throws {
   let options = try PeerOptions(arguments)
+  raiseOpenFileLimit()
   let loop = try EventLoop(name: "sessionsim-peers")
   defer { loop.shutdown() }
   let group = try loop.runBlocking {

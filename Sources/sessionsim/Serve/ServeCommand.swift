@@ -31,6 +31,7 @@ import Synchronization
   configuration.helloTimeout = try options.integer(
     "--hello-timeout", default: configuration.helloTimeout, in: 1...86_400_000)
   let quiet = options.flag("--quiet")
+  raiseOpenFileLimit()
 
   let serviceConfiguration = service
   let server: LoopbackServer<SessionService>
