@@ -32,25 +32,27 @@ final class BenchPeers {
     self.stormDone = stormDone
     factory = LoopbackLinkFactory(loop: loop, port: port)
     sdks = (0..<count).map { _ in VideoSDK() }
-    for sdk in sdks {
+    for (index, sdk) in sdks.enumerated() {
       sdk.initialize(InitParams(domain: "zoom.us", transport: factory, clock: factory.clock.now))
-      // `unowned(unsafe)`: the observer is measurement, not the SDK's cost; checked `unowned`
-      // references cost a strong retain per callback. The instances and this object live
-      // until the client loop has stopped (the world shuts it down before releasing them).
-      sdk.callbackObserver = { [unowned(unsafe) self, unowned(unsafe) sdk] callback in
-        observe(callback, at: sdk)
+      // `unowned(unsafe)`, and the instance by index: the observer is measurement, not the
+      // SDK's cost, and retaining an instance (weakly referenced, so its reference count lives
+      // in a side table) costs a slow-path retain and release per callback. This object lives
+      // until the client loop has stopped (the world shuts it down before releasing it).
+      sdk.callbackObserver = { [unowned(unsafe) self] callback in
+        observe(callback, at: index)
       }
     }
   }
 
-  private func observe(_ callback: VideoSDKCallback, at sdk: VideoSDK) {
+  private func observe(_ callback: VideoSDKCallback, at index: Int) {
     switch callback {
     case .onUserVideoStatusChanged:
       videoCallbacks &+= 1
       fanOut?.delivered()
       latency?.delivered()
     case .onUserJoin:
-      guard expectedRoster > 0, sdk.store.state.participants.count == expectedRoster else { return }
+      guard expectedRoster > 0, sdks[index].store.state.participants.count == expectedRoster
+      else { return }
       completeRosters += 1
       if completeRosters == sdks.count {
         stormEnd = monotonicNanoseconds()
