@@ -64,7 +64,8 @@ final class ServiceSession {
     members[user] = member
     memberOrder.append(user)
     if member.disconnectedAt != nil { disconnectedCount += 1 }
-    cachedFanOut = nil
+    // A member without a connection is not in the fan-out; one with goes last (newest).
+    if let connection = member.connection { cachedFanOut?.append(connection) }
   }
 
   /// Removes a member and returns what they were.
@@ -97,13 +98,20 @@ final class ServiceSession {
   /// Records that a member is on `connection` and about to get a snapshot.
   func connect(_ user: UserID, on connection: ConnectionID) {
     guard var member = members[user] else { return }
+    let wasConnected = member.connection != nil
     member.connection = connection
     if member.disconnectedAt != nil { disconnectedCount -= 1 }
     member.disconnectedAt = nil
     stamp += 1
     member.snapshotStamp = stamp
     members[user] = member
-    cachedFanOut = nil
+    if !wasConnected, user == memberOrder.last {
+      // The newest member (a join) goes last in join order: extend the list, O(1) amortised,
+      // rather than rebuild it with a lookup per member on the next emit.
+      cachedFanOut?.append(connection)
+    } else {
+      cachedFanOut = nil
+    }
   }
 
   /// Stamps a new chat message.
