@@ -1,3 +1,4 @@
+import SessionCore
 import SessionService
 import SessionTransport
 
@@ -9,6 +10,8 @@ final class AdmissionTimer: SessionHost {
   let service: SessionService
   /// The time each join message took the service, in join order.
   private(set) var joinDurations: [Duration] = []
+  /// A copy of the session's state right after the 10th join, for sizing its snapshot.
+  private(set) var tenthState: SessionState?
   private let clock = ContinuousClock()
 
   init(_ service: SessionService) {
@@ -32,6 +35,9 @@ final class AdmissionTimer: SessionHost {
     let start = clock.now
     service.receive(message, from: connection, now: now)
     joinDurations.append(clock.now - start)
+    if joinDurations.count == 10, case .join(let request) = message {
+      tenthState = service.state(ofSession: request.sessionName)
+    }
   }
 
   func connectionClosed(_ connection: ConnectionID, now: Int64) {

@@ -5,11 +5,12 @@ import SessionTransport
 
 /// What one run of the `sdk` benchmark's scene measured.
 struct SDKSceneResult {
-  /// From the first member's `joinSession` to the return of the last one's, when the network
-  /// is quiescent; every replica was then checked equal to the service.
+  /// The sum of every member's `joinSession` call (after the last the network is quiescent);
+  /// every replica was then checked equal to the service.
   var joinStorm: Duration
   /// Each member's `joinSession` call, in join order: admission, the `usersJoined` fan-out to
-  /// everyone already there, and the joiner applying its snapshot.
+  /// everyone already there, and the joiner applying its snapshot. The 10th and the last start
+  /// on emptied caches.
   var joins: [Duration]
   /// The service's handling of each join message alone, in join order (see ``AdmissionTimer``).
   var admissions: [Duration]
@@ -17,6 +18,10 @@ struct SDKSceneResult {
   var steady: Duration
   /// Callbacks delivered at the instances during the steady phase.
   var deliveries: Int
+  /// Building the snapshot the 10th joiner got, from a copy of the service's state then.
+  var tenthSnapshot: Duration
+  /// Building the snapshot the last joiner got, from the service's state then.
+  var lastSnapshot: Duration
 }
 
 /// The `sdk` benchmark's scene: `members` SDK instances join one in-process session one by
@@ -56,15 +61,21 @@ func runSDKScene(members: Int, commands: Int) -> SDKSceneResult {
   }
 
   // The join storm.
+  // The storm's time is the sum of the joins' times: the two cache evictions are left out.
   let clock = ContinuousClock()
-  let stormStart = clock.now
-  let joins = joinOneByOne(sdks, contexts, clock: clock)
-  let joinStorm = clock.now - stormStart
+  let joins = joinOneByOne(sdks, contexts, coldJoins: [10, members], clock: clock)
+  let joinStorm = joins.reduce(.zero, +)
   checkConvergence(sdks, service: service, sessionName: sessionName, after: "the join storm")
 
   // The steady phase.
   counter.observed = 0
   counter.delegated = 0
+  // The snapshot the last joiner got holds everyone: the state right after the storm.
+  guard let tenthState = timer.tenthState, let lastState = service.state(ofSession: sessionName)
+  else { preconditionFailure("no session state after the join storm") }
+  let tenthSnapshot = medianSnapshotBuild(tenthState, clock: clock)
+  let lastSnapshot = medianSnapshotBuild(lastState, clock: clock)
+
   let steadyStart = clock.now
   toggleInTurns(sdks, commands: commands)
   let steady = clock.now - steadyStart
@@ -75,21 +86,43 @@ func runSDKScene(members: Int, commands: Int) -> SDKSceneResult {
   checkConvergence(sdks, service: service, sessionName: sessionName, after: "the steady phase")
 
   return SDKSceneResult(
-    joinStorm: joinStorm, joins: joins, admissions: timer.joinDurations, steady: steady,
-    deliveries: counter.observed)
+    joinStorm: joinStorm, joins: joins,
+    admissions: timer.joinDurations, steady: steady,
+    deliveries: counter.observed, tenthSnapshot: tenthSnapshot, lastSnapshot: lastSnapshot)
+}
+
+/// The median time, over 101 builds, of the snapshot a joiner gets from `state`: what the
+/// service's admission spends on the joiner's copy of the roster, its own fan-out.
+private func medianSnapshotBuild(_ state: SessionState, clock: ContinuousClock) -> Duration {
+  guard let someone = state.participants.keys.first else { return .zero }
+  var times: [Duration] = []
+  var kept = 0
+  for _ in 0..<101 {
+    let start = clock.now
+    let snapshot = state.snapshot(for: someone, sequence: 1)
+    times.append(clock.now - start)
+    kept &+= snapshot.participants.count
+  }
+  blackHole(kept)
+  return times.sorted()[times.count / 2]
 }
 
 /// Joins every instance, one after the other, and times each join.
 ///
-/// Separate and never inlined so that a profiler can collect this phase alone
-/// (`valgrind --tool=callgrind --toggle-collect='*joinOneByOne*'`).
+/// The caches are emptied before the joins numbered in `coldJoins` (1-based), outside the
+/// timed region, so that those joins can be compared under equal cache conditions (see
+/// ``CacheEviction``). Separate and never inlined so that a profiler can collect this phase
+/// alone (`valgrind --tool=callgrind --toggle-collect='*joinOneByOne*'`; the mangled name may
+/// abbreviate it).
 @inline(never)
 private func joinOneByOne(
-  _ sdks: [VideoSDK], _ contexts: [SessionContext], clock: ContinuousClock
+  _ sdks: [VideoSDK], _ contexts: [SessionContext], coldJoins: Set<Int>, clock: ContinuousClock
 ) -> [Duration] {
+  let eviction = CacheEviction()
   var joins: [Duration] = []
   joins.reserveCapacity(sdks.count)
   for index in sdks.indices {
+    if coldJoins.contains(index + 1) { eviction.evict() }
     let start = clock.now
     let session = sdks[index].joinSession(contexts[index])
     joins.append(clock.now - start)
