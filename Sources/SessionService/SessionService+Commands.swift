@@ -152,7 +152,13 @@ extension SessionService {
     case .removeUser(let target):
       removeMember(target, from: session, reason: .kickByHost, now: now)
     case .reclaimHost:
-      emit([.hostChanged(newHost: user)], in: session)
+      // A co-host (role_type 1) who held host while the original host was away goes back to
+      // being a manager, as they were before the handover.
+      var events: [SessionEvent] = [.hostChanged(newHost: user)]
+      if let previous = session.state.hostID, session.members[previous]?.roleType == .host {
+        events.append(.managerChanged(user: previous, isManager: true))
+      }
+      emit(events, in: session)
     case .changeName(let target, let name):
       let name = String(name.prefix(configuration.limits.maxUserNameLength))
       if session.state.participants[target]?.name != name {

@@ -19,6 +19,9 @@ struct CommandFailure: Error, CustomStringConvertible {
 
 /// Every command, by the name given on the command line. Add one line per command.
 let commands: [String: Command] = [
+  "simulate": Command(
+    summary: "the main job: a service and a classroom of SDK peers over loopback sockets",
+    run: runSimulate),
   "demo": Command(
     summary: "replay the bundled classroom trace, printing the roster as it changes",
     run: runDemo),

@@ -439,24 +439,25 @@ struct Seed002ClassroomTests {
     everyStudentReceived([.onUserJoin([33])])
     converged()
 
-    // reclaimHost: host again, for everyone; the host she takes it from becomes a participant.
+    // reclaimHost: host again, for everyone; the co-teacher she takes it from (role_type 1)
+    // goes back to being a manager.
     backStore.perform(
       { $0.getUserHelper().reclaimHost() }, returns: true,
       assert: {
         $0.participants[33]?.role = .host
-        $0.participants[chenID]?.role = .participant
+        $0.participants[chenID]?.role = .manager
         $0.hostID = 33
       })
-    backStore.receive(.onUserHostChanged(33))
-    chenStore.receive(.onUserHostChanged(33)) {
+    backStore.receive(.onUserHostChanged(33), .onUserManagerChanged(chenID))
+    chenStore.receive(.onUserHostChanged(33), .onUserManagerChanged(chenID)) {
       $0.participants[33]?.role = .host
-      $0.participants[chenID]?.role = .participant
+      $0.participants[chenID]?.role = .manager
       $0.hostID = 33
     }
-    everyStudentReceived([.onUserHostChanged(33)])
+    everyStudentReceived([.onUserHostChanged(33), .onUserManagerChanged(chenID)])
     #expect(back.participants.first?.getName() == "Ms. Rivera")
     #expect(back.participants.first?.isHost() == true)
-    #expect(chen.sdk.getSession()?.getMySelf()?.isManager() == false)
+    #expect(chen.sdk.getSession()?.getMySelf()?.isManager() == true)
     #expect(students[0].participants.map(\.id) == students[0].sdk.store.state.orderedUserIDs)
     backStore.perform({ $0.getUserHelper().reclaimHost() }, returns: false)
     backStore.finish()

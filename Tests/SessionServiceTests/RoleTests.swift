@@ -104,9 +104,14 @@ enum HostOnlyCommand: String, Sendable, CaseIterable {
     #expect(harness.participant(back)?.role == .manager)
     let mark = harness.mark
     harness.expectAccepted(.reclaimHost, on: back)
-    #expect(harness.events(to: pat, since: mark) == [.hostChanged(newHost: harness.user(back))])
+    // Mia held host as a role_type 1 co-host; she goes back to being a manager.
+    #expect(
+      harness.events(to: pat, since: mark) == [
+        .hostChanged(newHost: harness.user(back)),
+        .managerChanged(user: harness.user(mia), isManager: true),
+      ])
     #expect(harness.participant(back)?.role == .host)
-    #expect(harness.participant(mia)?.role == .participant)
+    #expect(harness.participant(mia)?.role == .manager)
     harness.assertConverged()
   }
 

@@ -74,7 +74,7 @@ import SessionSDK
 }
 
 /// Polls `condition` every 20 ms until it holds or `seconds` pass.
-private func poll(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+func poll(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
   let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
   while true {
     if try condition() { return true }

@@ -13,7 +13,8 @@ final class PeerGroup {
   let minter: TokenMinter
   let peers: [ScriptedPeer]
 
-  init(options: PeerOptions, loop: EventLoop) {
+  /// Makes the peers; the first has `options.role`, and so has the peer at `coTeacher`.
+  init(options: PeerOptions, loop: EventLoop, coTeacher: Int? = nil) {
     self.options = options
     factory = LoopbackLinkFactory(
       loop: loop, host: options.host, port: options.port,
@@ -24,7 +25,7 @@ final class PeerGroup {
     peers = (0..<options.count).map { index in
       ScriptedPeer(
         index: index, name: "\(options.namePrefix)-\(index + 1)",
-        role: index == 0 ? options.role : .participant)
+        role: index == 0 || index == coTeacher ? options.role : .participant)
     }
     for peer in peers {
       peer.sdk.initialize(
@@ -42,6 +43,42 @@ final class PeerGroup {
     for peer in peers where peer.sdk.getSession() == nil || !peer.isInSession {
       guard peer.state.phase.canJoin else { continue }
       peer.join(session: options.session, token: token(for: peer))
+    }
+  }
+
+  /// Starts joining one peer.
+  func join(_ index: Int) {
+    let peer = peers[index]
+    guard peer.state.phase.canJoin else { return }
+    peer.join(session: options.session, token: token(for: peer))
+  }
+
+  /// Prints the roster, in role order as peer `index` sees it, after every event that changes
+  /// who is there, their roles, or who shares.
+  func watchRoster(of index: Int) {
+    let peer = peers[index]
+    var last = ""
+    peer.sdk.store.addObserver { applied, state in
+      switch applied.event {
+      case .usersJoined, .usersLeft, .hostChanged, .managerChanged, .shareStatusChanged,
+        .shareSettingChanged, .sessionJoined, .nameChanged:
+        break
+      default:
+        return
+      }
+      let line = state.orderedRoster.map { user in
+        let role =
+          switch user.role {
+          case .host: "★"
+          case .manager: "☆"
+          case .participant: ""
+          }
+        return role + user.name + (user.shareStatus.isActive ? "⧉" : "")
+      }.joined(separator: " ")
+      guard line != last else { return }
+      last = line
+      let setting = state.isShareLocked ? " [share locked]" : ""
+      printLine("  \(applied.event.name): \(line)\(setting)")
     }
   }
 
