@@ -3,19 +3,6 @@ import SessionService
 import SessionTransport
 import Testing
 
-/// SplitMix64: small, fast and the same on every platform for a given seed.
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// Random clients hammering one service: joins (good and bad), leaves, drops, resumes, time,
 /// and random commands with random targets, valid or not.
 private final class Fuzzer {
@@ -35,7 +22,7 @@ private final class Fuzzer {
   var contractBreaches: [String] = []
 
   init(seed: UInt64) {
-    random = SplitMix64(state: seed)
+    random = SplitMix64(seed: seed)
     harness = ServiceHarness { configuration in
       configuration.limits.maxUsers = 7
       configuration.seed = seed
