@@ -142,7 +142,9 @@ public enum CallbackMapping {
       }
       guard context.phaseBefore == .joining else { break }
       body(.onSessionJoin)
-      let ids = snapshot.participants.sorted { $0.joinOrder < $1.joinOrder }.map(\.id)
+      // Sort small (join order, id) pairs rather than whole participants.
+      let ids = snapshot.participants.map { ($0.joinOrder, $0.id) }
+        .sorted { $0.0 < $1.0 }.map(\.1)
       body(.onUserJoin(ids))
 
     case .joinFailed(let error):

@@ -53,6 +53,12 @@ public final class Session {
     return user
   }
 
+  /// Makes room for `count` more handles at once (everyone, on a join) rather than growing
+  /// the table step by step.
+  func reserveUsers(_ count: Int) {
+    users.reserveCapacity(users.count + count)
+  }
+
   /// The share action of an owner, created on first use.
   func shareAction(for owner: UserID) -> ShareAction {
     if let action = shareActions[owner] { return action }
