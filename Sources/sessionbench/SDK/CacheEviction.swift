@@ -11,12 +11,13 @@ final class CacheEviction {
   /// Touches one word in every cache line of the buffer.
   @inline(never)
   func evict() {
-    var sum: UInt64 = 0
-    var index = 0
-    while index < buffer.count {
-      buffer[index] &+= 1
-      sum &+= buffer[index]
-      index += 8
+    let sum = buffer.withUnsafeMutableBufferPointer { words in
+      var sum: UInt64 = 0
+      for index in stride(from: 0, to: words.count, by: 8) {
+        words[index] &+= 1
+        sum &+= words[index]
+      }
+      return sum
     }
     blackHole(Int(truncatingIfNeeded: sum))
   }
