@@ -409,6 +409,9 @@ extension SessionState {
     next.lastError = lastError
     var hosts = 0
     var previousJoinOrder: UInt64?
+    // Sized once: a snapshot of n users would otherwise regrow both tables log n times.
+    next.participants.reserveCapacity(snapshot.participants.count)
+    next.order.reserveCapacity(snapshot.participants.count)
     for user in snapshot.participants.sorted(by: { $0.joinOrder < $1.joinOrder }) {
       guard next.participants[user.id] == nil else {
         throw reject(.invalidSnapshot, event, "\(user.id) is listed twice")

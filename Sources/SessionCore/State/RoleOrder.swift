@@ -22,6 +22,12 @@ struct RoleOrder: Sendable {
 
   init() {}
 
+  /// Makes room for `count` users, so a snapshot fills the order without regrowing it.
+  mutating func reserveCapacity(_ count: Int) {
+    slots.reserveCapacity(count)
+    slotIndex.reserveCapacity(count)
+  }
+
   /// Adds a user in join order.
   mutating func insert(_ id: UserID, joinOrder: UInt64) {
     if let last = slots.last, last.joinOrder > joinOrder {
