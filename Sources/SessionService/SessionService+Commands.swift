@@ -28,8 +28,6 @@ extension SessionService {
     case .unmuteAudio(let target) where target == user:
       let isModerator = session.state.participants[user]?.role != .participant
       return session.selfUnmuteAllowed || isModerator ? .success : .sessionNoRights
-    case .changeChatPrivilege(.unknown):
-      return .invalidParameter
     default:
       return .success
     }
