@@ -198,6 +198,82 @@ struct StoreTests {
     #expect(changes.count == 1)
   }
 
+  @Test func aViewThatTracksAgainAfterEachChangeHearsEveryChange() {
+    let store = SessionStore(state: SessionBuilder.classroom.build())
+    let changes = CallCounter()
+    for (round, event) in [Self.video, Self.rename, Self.unknown, Self.video].enumerated() {
+      withObservationTracking {
+        _ = store.state
+      } onChange: {
+        changes.count += 1
+      }
+      store.send(event)
+      // The rejected event changes `lastRejection`, not the state, but a send is a send.
+      #expect(changes.count == round + 1)
+    }
+  }
+
+  @Test func sendsNobodyTrackedSinceTheLastChangeDoNotNotifyLaterTrackers() {
+    let store = SessionStore(state: SessionBuilder.classroom.build())
+    let changes = CallCounter()
+    withObservationTracking {
+      _ = store.state
+    } onChange: {
+      changes.count += 1
+    }
+    store.send(Self.video)
+    store.send(Self.rename)
+    #expect(changes.count == 1)
+    withObservationTracking {
+      _ = store.state.participants.count
+    } onChange: {
+      changes.count += 1
+    }
+    store.send(Self.rename)
+    #expect(changes.count == 2)
+  }
+
+  @Test func anObservationRegisteredDuringASendHearsTheNextSend() {
+    let store = SessionStore(state: SessionBuilder.classroom.build())
+    let changes = CallCounter()
+    var registered = false
+    store.addObserver { _, _ in
+      guard !registered else { return }
+      registered = true
+      withObservationTracking {
+        _ = store.state
+      } onChange: {
+        changes.count += 1
+      }
+    }
+    store.send(Self.video)
+    #expect(changes.count == 0)
+    store.send(Self.rename)
+    #expect(changes.count == 1)
+  }
+
+  @Test func rejectionTrackersAreNotForgottenWhenOnlyTheStateChanges() {
+    let store = SessionStore(state: SessionBuilder.classroom.build())
+    let stateChanges = CallCounter()
+    let rejectionChanges = CallCounter()
+    withObservationTracking {
+      _ = store.lastRejection
+    } onChange: {
+      rejectionChanges.count += 1
+    }
+    withObservationTracking {
+      _ = store.state
+    } onChange: {
+      stateChanges.count += 1
+    }
+    store.send(Self.video)
+    store.send(Self.rename)
+    #expect(stateChanges.count == 1)
+    #expect(rejectionChanges.count == 0)
+    store.send(Self.unknown)
+    #expect(rejectionChanges.count == 1)
+  }
+
   @Test func debugStoresCheckInvariantsAfterEveryEvent() {
     #if DEBUG
       #expect(SessionStore().checksInvariants)

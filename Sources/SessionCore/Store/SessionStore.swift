@@ -7,7 +7,12 @@ import Observation
 /// next sequence number and goes to every observer and every ``events()`` stream.
 ///
 /// ``state`` and ``lastRejection`` are observable (`Observation`): a view that reads them is
-/// invalidated once per outermost ``send(_:)``, however many queued events that send applies.
+/// invalidated by the next outermost ``send(_:)`` that changes them, however many queued events
+/// that send applies. The store tells `Observation` about a change only when one of them was
+/// read since it last did: no observation can be registered without a read, and one that was
+/// notified is done (`withObservationTracking` tracks once; SwiftUI and `Observations` read
+/// again to track again). A replica nobody reads pays nothing for being observable
+/// (Decision 0008).
 ///
 /// > Important: A store is confined to the isolation domain that created it: usually the main
 /// > actor in an app, the event-loop thread in a simulation. It is not `Sendable`; call every
@@ -25,6 +30,10 @@ public final class SessionStore: Observable {
     [(id: Int, body: (AppliedEvent, SessionState) -> Void)] = []
   @exclusivity(unchecked) private var nextObserverID = 0
   @exclusivity(unchecked) private var streams: [AsyncStream<AppliedEvent>.Continuation] = []
+  // Whether `state` (`lastRejection`) was read since `Observation` was last told it changed:
+  // only then can an observation be waiting for a change to it.
+  @exclusivity(unchecked) private var stateWasRead = false
+  @exclusivity(unchecked) private var rejectionWasRead = false
   private let now: () -> Int64
   private let registrar = ObservationRegistrar()
 
@@ -34,12 +43,14 @@ public final class SessionStore: Observable {
 
   /// The current state. Views observe it.
   public var state: SessionState {
+    stateWasRead = true
     registrar.access(self, keyPath: Self.stateKey)
     return storage
   }
 
   /// The last rejection, if the last event processed was rejected.
   public var lastRejection: EventRejection? {
+    rejectionWasRead = true
     registrar.access(self, keyPath: Self.rejectionKey)
     return rejection
   }
@@ -87,11 +98,15 @@ public final class SessionStore: Observable {
       return .queued
     }
     isReducing = true
-    registrar.willSet(self, keyPath: Self.stateKey)
+    // Reads during this send (observers reading the state) set `stateWasRead` again, so an
+    // observation they register hears of the next send.
+    let notifies = stateWasRead
+    stateWasRead = false
+    if notifies { registrar.willSet(self, keyPath: Self.stateKey) }
     let result = process(event)
     if !pending.isEmpty { drainPending() }
     isReducing = false
-    registrar.didSet(self, keyPath: Self.stateKey)
+    if notifies { registrar.didSet(self, keyPath: Self.stateKey) }
     return result
   }
 
@@ -139,6 +154,11 @@ public final class SessionStore: Observable {
   }
 
   private func setRejection(_ value: EventRejection?) {
+    guard rejectionWasRead else {
+      rejection = value
+      return
+    }
+    rejectionWasRead = false
     registrar.withMutation(of: self, keyPath: Self.rejectionKey) { rejection = value }
   }
 
