@@ -120,15 +120,27 @@ public enum CallbackMapping {
   public static func appendCallbacks(
     for event: SessionEvent, context: Context, to output: inout [VideoSDKCallback]
   ) {
-    forEachCallback(for: event, context: context) { output.append($0) }
+    var oneUser: [UserID] = []
+    forEachCallback(for: event, context: context, oneUser: &oneUser) { output.append($0) }
   }
 
   /// Calls `body` with each callback an applied event fires, in order; see
   /// ``callbacks(for:context:)``. The SDK delivers through it with no buffer in between.
+  ///
+  /// - Parameter oneUser: Storage for the one-user lists of the commonest callbacks (video
+  ///   and audio status). Keep one per caller and pass it every time: once the previous
+  ///   callback is gone the list is unique again and is refilled in place, so a fan-out to a
+  ///   thousand replicas allocates nothing per delivery. A callback that was kept shares it,
+  ///   and copy-on-write gives the next list new storage.
   @inline(__always)
   static func forEachCallback(
-    for event: SessionEvent, context: Context, _ body: (VideoSDKCallback) -> Void
+    for event: SessionEvent, context: Context, oneUser: inout [UserID],
+    _ body: (VideoSDKCallback) -> Void
   ) {
+    func list(_ user: UserID) -> [UserID] {
+      if oneUser.count == 1 { oneUser[0] = user } else { oneUser = [user] }
+      return oneUser
+    }
     switch event {
     case .initialized, .cleanedUp, .joinRequested, .leaveRequested:
       break
@@ -170,10 +182,10 @@ public enum CallbackMapping {
       body(.onUserLeave(ids))
 
     case .videoStatusChanged(let user, _):
-      body(.onUserVideoStatusChanged([user]))
+      body(.onUserVideoStatusChanged(list(user)))
 
     case .audioStatusChanged(let user, _, _):
-      body(.onUserAudioStatusChanged([user]))
+      body(.onUserAudioStatusChanged(list(user)))
 
     case .activeSpeakersChanged(let speakers):
       body(.onUserActiveAudioChanged(speakers))

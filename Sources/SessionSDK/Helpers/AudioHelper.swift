@@ -9,9 +9,8 @@ import SessionCore
 public final class AudioHelper {
   weak var sdk: VideoSDK?
 
-  init(sdk: VideoSDK) {
-    self.sdk = sdk
-  }
+  /// A helper for an instance to point at (``sdk``) once it is made.
+  init() {}
 
   /// Connects the local user's audio (VoIP).
   @discardableResult

@@ -10,9 +10,8 @@ import SessionCore
 public final class ChatHelper {
   weak var sdk: VideoSDK?
 
-  init(sdk: VideoSDK) {
-    self.sdk = sdk
-  }
+  /// A helper for an instance to point at (``sdk``) once it is made.
+  init() {}
 
   // swift-format-ignore: AlwaysUseLowerCamelCase
   /// Sends a message to everyone.

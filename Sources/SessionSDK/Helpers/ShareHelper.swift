@@ -11,9 +11,8 @@ import SessionCore
 public final class ShareHelper {
   weak var sdk: VideoSDK?
 
-  init(sdk: VideoSDK) {
-    self.sdk = sdk
-  }
+  /// A helper for an instance to point at (``sdk``) once it is made.
+  init() {}
 
   /// Least time between two ``startInAppScreenShare()`` calls, in milliseconds.
   public static let inAppScreenShareInterval: Int64 = 500

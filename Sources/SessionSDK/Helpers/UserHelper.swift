@@ -10,9 +10,8 @@ import SessionCore
 public final class UserHelper {
   weak var sdk: VideoSDK?
 
-  init(sdk: VideoSDK) {
-    self.sdk = sdk
-  }
+  /// A helper for an instance to point at (``sdk``) once it is made.
+  init() {}
 
   /// Renames a user: yourself, or anyone if you are host or manager. Names over 200
   /// characters are truncated.

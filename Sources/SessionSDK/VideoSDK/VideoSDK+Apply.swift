@@ -31,7 +31,9 @@ extension VideoSDK {
     // The mapping reads only the event and the context captured before it, and calls into
     // the SDK from a callback are queued by the pump, so each callback can go out as the
     // mapping produces it.
-    CallbackMapping.forEachCallback(for: event, context: context) { deliver($0, view: nil) }
+    CallbackMapping.forEachCallback(for: event, context: context, oneUser: &oneUserIDs) {
+      deliver($0, view: nil)
+    }
     finish(event)
     return true
   }

@@ -5,16 +5,22 @@ extension VideoSDK {
   // MARK: The link
 
   /// Opens a fresh link for a join; messages from older links are ignored from now on.
+  ///
+  /// The link's handler holds the instance strongly: while its link is open an instance stays
+  /// alive, and a member of its session, even when the app lets go of it, until it leaves or
+  /// the session ends for it. Closing the link (``closeLink()``, or the link closing itself)
+  /// drops the handler and that reference. A weak reference here would cost every delivery a
+  /// load through the instance's side table (Decision 0008), and would only turn an abandoned
+  /// member into one that ignores its session rather than one that follows it.
   func openLink(_ factory: any SessionLinkFactory) -> any SessionLink {
     closeLink()
     let link = factory.makeLink()
     self.link = link
     let generation = linkGeneration
-    link.start { [weak self] event in
-      guard let self else { return }
+    link.start { event in
       switch event {
       case .message(let message):
-        self.submit(.message(message, generation: generation))
+        self.receive(message, generation: generation)
       case .closed(let reason):
         self.submit(.linkClosed(reason, generation: generation))
       }
@@ -46,6 +52,24 @@ extension VideoSDK {
     // The inbox is empty whenever nothing is pumping, so this work goes first: run it without
     // the round trip through the inbox (a copy in, a copy out).
     process(work)
+    drainInbox()
+  }
+
+  /// A message from the link: `submit(.message(message, generation:))` without wrapping the
+  /// message in a `Work` value when nothing is pumping (every delivery of a fan-out).
+  private func receive(_ message: ServerMessage, generation: UInt64) {
+    guard !isPumping else {
+      inbox.append(.message(message, generation: generation))
+      return
+    }
+    isPumping = true
+    defer { isPumping = false }
+    if generation == linkGeneration, link != nil { handle(message) }
+    drainInbox()
+  }
+
+  /// Runs the work queued while something was pumping, and what that queues, in order.
+  private func drainInbox() {
     guard inboxHead < inbox.count else { return }
     while inboxHead < inbox.count {
       let next = inbox[inboxHead]

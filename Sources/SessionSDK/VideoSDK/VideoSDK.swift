@@ -76,12 +76,16 @@ public final class VideoSDK {
   @exclusivity(unchecked) var pendingCommands: [CommandID: PendingCommand] = [:]
   /// The list handed to one-user callbacks, reused (see `users(_:)`).
   @exclusivity(unchecked) var oneUserList: [User] = []
+  /// The one-id lists of video and audio callbacks, reused (see `CallbackMapping`).
+  @exclusivity(unchecked) var oneUserIDs: [UserID] = []
 
-  lazy var videoHelper = VideoHelper(sdk: self)
-  lazy var audioHelper = AudioHelper(sdk: self)
-  lazy var userHelper = UserHelper(sdk: self)
-  lazy var shareHelper = ShareHelper(sdk: self)
-  lazy var chatHelper = ChatHelper(sdk: self)
+  // The helpers are made with the instance (callbacks hand them out on every event; a `lazy`
+  // property would check exclusivity on each read) and pointed back at it in `init`.
+  let videoHelper = VideoHelper()
+  let audioHelper = AudioHelper()
+  let userHelper = UserHelper()
+  let shareHelper = ShareHelper()
+  let chatHelper = ChatHelper()
 
   /// Receives every log line.
   public var logHandler: ((SDKLogRecord) -> Void)?
@@ -90,7 +94,7 @@ public final class VideoSDK {
   public internal(set) var recentLogs: [SDKLogRecord] = []
 
   /// Counts of duplicate, missing and rejected service input.
-  public internal(set) var diagnostics = LinkDiagnostics()
+  @exclusivity(unchecked) public internal(set) var diagnostics = LinkDiagnostics()
 
   struct Configuration {
     var domain: String
@@ -134,6 +138,11 @@ public final class VideoSDK {
     let clock = ClockBox()
     self.clock = clock
     store = SessionStore(now: { clock.now() })
+    videoHelper.sdk = self
+    audioHelper.sdk = self
+    userHelper.sdk = self
+    shareHelper.sdk = self
+    chatHelper.sdk = self
   }
 
   /// The engine's version string.
