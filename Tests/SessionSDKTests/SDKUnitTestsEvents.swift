@@ -327,3 +327,62 @@ struct SDKUnitTestsMapping {
     #expect(try JSONDecoder().decode([VideoSDKCallback].self, from: data) == callbacks)
   }
 }
+
+@Suite("User handles")
+struct SDKUnitTestsUserHandles {
+  /// Keeps the `User` objects that callbacks hand out.
+  final class HandleDelegate: VideoSDKDelegate {
+    var joined: [User] = []
+    var videoChanged: [User] = []
+    var left: [User] = []
+
+    func onUserJoin(_ helper: UserHelper?, users: [User]?) { joined += users ?? [] }
+    func onUserVideoStatusChanged(_ helper: VideoHelper?, user: [User]?) {
+      videoChanged += user ?? []
+    }
+    func onUserLeave(_ helper: UserHelper?, users: [User]?) { left += users ?? [] }
+  }
+
+  private func participant(_ id: UInt32, _ name: String, order: UInt64) -> Participant {
+    Participant(id: UserID(id), name: name, role: .participant, joinOrder: order)
+  }
+
+  /// Ids close together, one below the first, and two far away (beyond what the dense table
+  /// takes) all keep one handle each while present, and a fresh one after they leave.
+  @Test(arguments: [
+    [UInt32(1_001), 1_002, 1_003], [999, 5], [4_000_000_000, 70_000], [1_002, 4_000_000_000],
+  ])
+  func callbacksHandOutOneHandlePerPresentUserWhateverTheIds(others: [UInt32]) {
+    let sdk = VideoSDK()
+    let delegate = HandleDelegate()
+    sdk.delegate = delegate
+    let me = participant(1_000, "Grace", order: 1)
+    #expect(sdk.replay(.initialized))
+    #expect(sdk.replay(.joinRequested(sessionName: "Algebra101", userName: "Grace")))
+    #expect(sdk.replay(.sessionJoined(snapshot(myself: 1_000, users: [me]))))
+    let newcomers = others.enumerated().map { participant($1, "User \($1)", order: UInt64($0 + 2)) }
+    #expect(sdk.replay(.usersJoined(newcomers)))
+    for id in others { #expect(sdk.replay(.videoStatusChanged(user: UserID(id), isOn: true))) }
+    for id in others { #expect(sdk.replay(.videoStatusChanged(user: UserID(id), isOn: false))) }
+
+    let joined = Dictionary(
+      uniqueKeysWithValues: delegate.joined.map { ($0.id, ObjectIdentifier($0)) })
+    #expect(delegate.videoChanged.count == 2 * others.count)
+    for user in delegate.videoChanged {
+      #expect(joined[user.id] == ObjectIdentifier(user), "a second handle for \(user.id)")
+      #expect(sdk.getSession()?.user(withID: user.id) === user)
+      #expect(user.getUserName() == "User \(user.id.rawValue)")
+    }
+
+    let leaver = UserID(others[0])
+    #expect(sdk.replay(.usersLeft([leaver])))
+    #expect(delegate.left.map(\.id) == [leaver])
+    #expect(delegate.left.first?.getUserName() == "User \(leaver.rawValue)", "last known")
+    #expect(sdk.getSession()?.user(withID: leaver) == nil)
+    let back = participant(leaver.rawValue, "Back", order: 99)
+    #expect(sdk.replay(.usersJoined([back])))
+    #expect(delegate.joined.last?.id == leaver)
+    #expect(delegate.joined.last !== delegate.left.first, "a user who left keeps the old handle")
+    #expect(delegate.joined.last?.getUserName() == "Back")
+  }
+}

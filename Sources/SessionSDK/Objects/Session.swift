@@ -16,9 +16,8 @@ public final class Session {
   var name: String
   var password: String?
   var myselfID: UserID?
-  // Unchecked exclusivity: confined to its instance's isolation domain, and only read or
-  // written in one step; callbacks look users up on every event (as in Decision 0006).
-  @exclusivity(unchecked) var users: [UserID: User] = [:]
+  /// The user handles, by id (callbacks reach them through the instance, not the session).
+  let users = UserHandles()
   var shareActions: [UserID: ShareAction] = [:]
 
   init(sdk: VideoSDK, name: String, password: String?) {
@@ -49,14 +48,14 @@ public final class Session {
   func user(for id: UserID) -> User {
     if let user = users[id] { return user }
     let user = User(id: id, session: self)
-    users[id] = user
+    users.insert(user)
     return user
   }
 
   /// Makes room for `count` more handles at once (everyone, on a join) rather than growing
   /// the table step by step.
   func reserveUsers(_ count: Int) {
-    users.reserveCapacity(users.count + count)
+    users.reserve(count)
   }
 
   /// The share action of an owner, created on first use.
@@ -69,7 +68,7 @@ public final class Session {
 
   /// Drops the handles of a user who left; objects the app holds keep their last-known values.
   func forget(_ id: UserID) {
-    users.removeValue(forKey: id)
+    users.remove(id)
     shareActions.removeValue(forKey: id)
   }
 

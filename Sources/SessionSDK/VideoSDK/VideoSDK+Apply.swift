@@ -70,8 +70,8 @@ extension VideoSDK {
       }
     case .sessionLeft:
       let participants = store.state.participants
-      for (id, user) in session.users {
-        if let participant = participants[id] { user.lastKnown = participant }
+      session.users.forEach { user in
+        if let participant = participants[user.id] { user.lastKnown = participant }
       }
     default:
       break

@@ -66,7 +66,12 @@ public final class VideoSDK {
   /// events numbered at or below it are dropped as duplicates.
   @exclusivity(unchecked) public internal(set) var lastServiceSequence: UInt64 = 0
 
-  @exclusivity(unchecked) var currentSession: Session?
+  @exclusivity(unchecked) var currentSession: Session? {
+    didSet { currentUsers = currentSession?.users }
+  }
+  /// The current session's user handles, so that callbacks find them without retaining the
+  /// session (see `UserHandles`).
+  @exclusivity(unchecked) var currentUsers: UserHandles?
   @exclusivity(unchecked) var linkGeneration: UInt64 = 0
   @exclusivity(unchecked) var link: (any SessionLink)?
   @exclusivity(unchecked) var isPumping = false
