@@ -75,9 +75,8 @@ final class UserHandles {
     }
   }
 
-  /// Calls `body` with every stored handle (in no particular order).
-  func forEach(_ body: (User) -> Void) {
-    for user in slots { if let user { body(user) } }
-    for user in overflow.values { body(user) }
+  /// Every stored handle, in no particular order.
+  var all: [User] {
+    slots.compactMap { $0 } + overflow.values
   }
 }

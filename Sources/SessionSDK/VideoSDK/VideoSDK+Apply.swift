@@ -70,7 +70,7 @@ extension VideoSDK {
       }
     case .sessionLeft:
       let participants = store.state.participants
-      session.users.forEach { user in
+      for user in session.users.all {
         if let participant = participants[user.id] { user.lastKnown = participant }
       }
     default:
