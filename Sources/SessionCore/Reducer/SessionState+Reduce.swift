@@ -412,7 +412,13 @@ extension SessionState {
     // Sized once: a snapshot of n users would otherwise regrow both tables log n times.
     next.participants.reserveCapacity(snapshot.participants.count)
     next.order.reserveCapacity(snapshot.participants.count)
-    for user in snapshot.participants.sorted(by: { $0.joinOrder < $1.joinOrder }) {
+    // Services list participants in join order (see `snapshot(for:sequence:)`); sort only
+    // snapshots that are not, rather than copy and sort every one.
+    let listed = snapshot.participants
+    let inJoinOrder = listed.indices.dropFirst().allSatisfy {
+      listed[$0 - 1].joinOrder < listed[$0].joinOrder
+    }
+    for user in inJoinOrder ? listed : listed.sorted(by: { $0.joinOrder < $1.joinOrder }) {
       guard next.participants[user.id] == nil else {
         throw reject(.invalidSnapshot, event, "\(user.id) is listed twice")
       }

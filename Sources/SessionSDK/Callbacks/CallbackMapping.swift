@@ -128,7 +128,7 @@ public enum CallbackMapping {
   /// ``callbacks(for:context:)``. The SDK delivers through it with no buffer in between.
   ///
   /// - Parameter oneUser: Storage for the one-user lists of the commonest callbacks (video
-  ///   and audio status). Keep one per caller and pass it every time: once the previous
+  ///   and audio status, one user joining). Keep one per caller and pass it every time: once the previous
   ///   callback is gone the list is unique again and is refilled in place, so a fan-out to a
   ///   thousand replicas allocates nothing per delivery. A callback that was kept shares it,
   ///   and copy-on-write gives the next list new storage.
@@ -154,10 +154,15 @@ public enum CallbackMapping {
       }
       guard context.phaseBefore == .joining else { break }
       body(.onSessionJoin)
-      // Sort small (join order, id) pairs rather than whole participants.
-      let ids = snapshot.participants.map { ($0.joinOrder, $0.id) }
-        .sorted { $0.0 < $1.0 }.map(\.1)
-      body(.onUserJoin(ids))
+      // Services list participants in join order; sort small (join order, id) pairs, not
+      // whole participants, only when a snapshot does not.
+      let listed = snapshot.participants
+      if listed.indices.dropFirst().allSatisfy({ listed[$0 - 1].joinOrder < listed[$0].joinOrder })
+      {
+        body(.onUserJoin(listed.map(\.id)))
+      } else {
+        body(.onUserJoin(listed.map { ($0.joinOrder, $0.id) }.sorted { $0.0 < $1.0 }.map(\.1)))
+      }
 
     case .joinFailed(let error):
       body(.onError(error, detail: 0))
@@ -170,7 +175,7 @@ public enum CallbackMapping {
       body(.onSessionLeaveLegacy)
 
     case .usersJoined(let users):
-      body(.onUserJoin(users.map(\.id)))
+      body(.onUserJoin(users.count == 1 ? list(users[0].id) : users.map(\.id)))
 
     case .usersLeft(let ids):
       for share in context.endedShares {

@@ -50,18 +50,27 @@ final class UserHandles {
     }
     // Grow the array only while it stays within four slots per handle (plus some room), so
     // that a few far-apart ids cannot make it huge.
+    if offset == slots.count {
+      slots.append(user)
+      count += 1
+      return
+    }
     if offset < 4 * (count + 1) + 256 {
-      slots.append(contentsOf: repeatElement(nil, count: offset + 1 - slots.count))
-      slots[offset] = user
+      slots.append(contentsOf: repeatElement(nil, count: offset - slots.count))
+      slots.append(user)
       count += 1
       return
     }
     if overflow.updateValue(user, forKey: id) == nil { count += 1 }
   }
 
-  /// Makes room for `additional` more handles in the array.
+  /// Makes room for `additional` more handles at once (everyone in a snapshot), rather than
+  /// growing step by step. Growth stays geometric: reserving exactly what one more join needs
+  /// would reallocate the array on every join.
   func reserve(_ additional: Int) {
-    slots.reserveCapacity(Swift.min(slots.count + additional, 4 * (count + additional) + 256))
+    let needed = Swift.min(slots.count + additional, 4 * (count + additional) + 256)
+    guard needed > slots.capacity else { return }
+    slots.reserveCapacity(Swift.max(needed, 2 * slots.capacity))
   }
 
   /// Removes the handle for `id`, if any.

@@ -104,10 +104,12 @@ extension VideoSDK {
   }
 
   private func users(_ ids: [UserID]) -> [User] {
-    if ids.count == 1, let user = currentUsers?[ids[0]] {
-      // Most callbacks name one user who already has a handle: reuse one list rather than
-      // allocate one per callback. If the delegate kept the last list, copy-on-write gives
-      // this one new storage, so a list the app holds never changes.
+    if ids.count == 1,
+      let user = currentUsers?[ids[0]] ?? currentSession?.user(for: ids[0])
+    {
+      // Most callbacks name one user: reuse one list rather than allocate one per callback.
+      // If the delegate kept the last list, copy-on-write gives this one new storage, so a
+      // list the app holds never changes.
       if oneUserList.isEmpty { oneUserList = [user] } else { oneUserList[0] = user }
       return oneUserList
     }
