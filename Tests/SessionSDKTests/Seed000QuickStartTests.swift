@@ -292,3 +292,27 @@ struct Seed000QuickStartTests {
     graceStore.finish()
   }
 }
+
+@Suite("Instance lifetime")
+struct InstanceLifetimeTests {
+  /// The network and the service live on; an instance the app lets go of while in a session
+  /// must still be freed (its link's handler holds it weakly, and the instance holds the
+  /// network as its link factory, so a strong handler would make a cycle).
+  @Test func anInstanceLetGoOfInASessionIsFreedWhileItsNetworkLivesOn() {
+    let testbed = SessionTestbed()
+    let host = testbed.join("Teacher", role: .host)
+    weak var abandoned: VideoSDK?
+    do {
+      let sdk = VideoSDK()
+      #expect(sdk.initialize(testbed.initParams()) == .success)
+      #expect(sdk.joinSession(testbed.context("Ada")) != nil)
+      #expect(sdk.isInSession())
+      abandoned = sdk
+    }
+    #expect(abandoned == nil)
+    // The service still counts the member (nothing told it otherwise), and the others carry on.
+    #expect(testbed.serviceState()?.participants.count == 2)
+    #expect(host.getVideoHelper().startVideo() == .success)
+    #expect(host.getSession()?.getMySelf()?.getVideoCanvas()?.videoStatus()?.on == true)
+  }
+}

@@ -6,18 +6,17 @@ extension VideoSDK {
 
   /// Opens a fresh link for a join; messages from older links are ignored from now on.
   ///
-  /// The link's handler holds the instance strongly: while its link is open an instance stays
-  /// alive, and a member of its session, even when the app lets go of it, until it leaves or
-  /// the session ends for it. Closing the link (``closeLink()``, or the link closing itself)
-  /// drops the handler and that reference. A weak reference here would cost every delivery a
-  /// load through the instance's side table (Decision 0008), and would only turn an abandoned
-  /// member into one that ignores its session rather than one that follows it.
+  /// The link's handler holds the instance weakly. A strong reference would save every
+  /// delivery a load through the instance's side table, but it would close a cycle through
+  /// the link factory the instance holds (instance → factory → link → handler → instance), so
+  /// an instance the app lets go of while in a session would never be freed (Decision 0008).
   func openLink(_ factory: any SessionLinkFactory) -> any SessionLink {
     closeLink()
     let link = factory.makeLink()
     self.link = link
     let generation = linkGeneration
-    link.start { event in
+    link.start { [weak self] event in
+      guard let self else { return }
       switch event {
       case .message(let message):
         self.receive(message, generation: generation)

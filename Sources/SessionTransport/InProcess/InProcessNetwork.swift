@@ -62,13 +62,6 @@ public final class InProcessNetwork: SessionLinkFactory {
     }
   }
 
-  deinit {
-    // Handlers may hold their owners (an SDK instance holds its link, and the link's handler
-    // holds the instance while the link is open): drop them so that those cycles end with the
-    // network.
-    links.dropHandlers()
-  }
-
   /// A new link; it connects when started.
   public func makeLink() -> any SessionLink {
     nextConnection += 1
@@ -187,11 +180,6 @@ private struct LinkTable {
       slots.append(contentsOf: repeatElement(nil, count: index + 1 - slots.count))
     }
     slots[index] = link
-  }
-
-  /// Stops every open link delivering.
-  func dropHandlers() {
-    for link in slots { link?.handler = nil }
   }
 
   mutating func remove(_ connection: ConnectionID) -> InProcessLink? {
