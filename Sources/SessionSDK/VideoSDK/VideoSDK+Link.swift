@@ -15,8 +15,11 @@ extension VideoSDK {
     let link = factory.makeLink()
     self.link = link
     let generation = linkGeneration
-    link.start { [weak self] event in
-      guard let self else { return }
+    // A constant weak reference: a `[weak self]` capture is a variable, checked for exclusive
+    // access on every delivery.
+    let owner = WeakOwner(self)
+    link.start { event in
+      guard let self = owner.sdk else { return }
       switch event {
       case .message(let message):
         self.receive(message, generation: generation)
@@ -313,4 +316,11 @@ extension VideoSDK {
   @_spi(Testing) public func replaceTransportForTesting(_ transport: any SessionLinkFactory) {
     configuration?.transport = transport
   }
+}
+
+/// A weak reference that never changes, for the link handler to capture.
+private struct WeakOwner {
+  weak let sdk: VideoSDK?
+
+  init(_ sdk: VideoSDK) { self.sdk = sdk }
 }

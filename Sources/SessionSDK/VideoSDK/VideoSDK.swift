@@ -93,10 +93,10 @@ public final class VideoSDK {
   let chatHelper = ChatHelper()
 
   /// Receives every log line.
-  public var logHandler: ((SDKLogRecord) -> Void)?
+  @exclusivity(unchecked) public var logHandler: ((SDKLogRecord) -> Void)?
 
   /// The most recent log lines (up to 256), kept when ``InitParams/enableLog`` is on.
-  public internal(set) var recentLogs: [SDKLogRecord] = []
+  @exclusivity(unchecked) public internal(set) var recentLogs: [SDKLogRecord] = []
 
   /// Counts of duplicate, missing and rejected service input.
   @exclusivity(unchecked) public internal(set) var diagnostics = LinkDiagnostics()
@@ -122,20 +122,20 @@ public final class VideoSDK {
     case replay(SessionEvent, ReplayResult)
   }
 
-  var configuration: Configuration?
+  @exclusivity(unchecked) var configuration: Configuration?
   let clock: ClockBox
-  var resumeToken: UInt64?
+  @exclusivity(unchecked) var resumeToken: UInt64?
   /// Resume attempts made since the link last failed; reset when a resume succeeds.
-  var reconnectAttemptsMade = 0
+  @exclusivity(unchecked) var reconnectAttemptsMade = 0
   /// Whether the current link was opened to resume a membership.
-  var isResuming = false
-  var holdsLinkClosures = false
-  var heldLinkClosure: LinkCloseReason?
-  var nextCommandID: CommandID = 0
-  var passwordPrompt: UInt64 = 0
-  var isPasswordPromptOpen = false
-  var subscriptions = CanvasSubscriptions()
-  var lastInAppShareStart: Int64?
+  @exclusivity(unchecked) var isResuming = false
+  @exclusivity(unchecked) var holdsLinkClosures = false
+  @exclusivity(unchecked) var heldLinkClosure: LinkCloseReason?
+  @exclusivity(unchecked) var nextCommandID: CommandID = 0
+  @exclusivity(unchecked) var passwordPrompt: UInt64 = 0
+  @exclusivity(unchecked) var isPasswordPromptOpen = false
+  @exclusivity(unchecked) var subscriptions = CanvasSubscriptions()
+  @exclusivity(unchecked) var lastInAppShareStart: Int64?
   weak var annotationView: AnyObject?
 
   /// Creates an uninitialized instance.
