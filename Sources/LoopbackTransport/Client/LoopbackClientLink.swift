@@ -32,9 +32,12 @@ public final class LoopbackClientLink: SessionLink {
   let context: LinkContext
   /// Index in the context's heartbeat list; -1 when not registered.
   var registryIndex = -1
-  private var machine = ClientLinkStateMachine()
+  // Unchecked exclusivity: loop-confined, and each access is one read, one write or one
+  // mutating call that calls nothing out (the machine returns an action; the handler is read,
+  // then called); every frame reads both, and the dynamic checks cost more than the read.
+  @exclusivity(unchecked) private var machine = ClientLinkStateMachine()
   private var connection: TCPConnection?
-  private var handler: ((LinkEvent) -> Void)?
+  @exclusivity(unchecked) private var handler: ((LinkEvent) -> Void)?
   /// Loop time of the last frame written, for heartbeats.
   private var lastSent: UInt64 = 0
   /// Loop time the owner closed the link, to bound the final flush.
