@@ -1,3 +1,4 @@
+import SessionCore
 import SessionTransport
 
 /// What the links of one ``LoopbackLinkFactory`` share: the encoding scratch buffer, the
@@ -12,6 +13,10 @@ final class LinkContext {
   /// The encoding of the message being sent; shared by every link (one thread, no
   /// re-entrancy: encoding calls nothing back).
   var scratch: [UInt8] = []
+  /// The storage event batches decode into (see `WireDecoder.decodeServerFrame(_:reusing:)`):
+  /// free again once the link's owner let go of the last message, so a fan-out allocates
+  /// nothing per frame. Unchecked exclusivity: one thread, and decoding calls nothing back.
+  @exclusivity(unchecked) var events: [SessionEvent] = []
   /// The open links, for the heartbeat sweep.
   private(set) var links: [LoopbackClientLink] = []
   private var sweeper: UVTimer?

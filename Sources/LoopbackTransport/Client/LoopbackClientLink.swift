@@ -121,7 +121,7 @@ public final class LoopbackClientLink: SessionLink {
   private func frameArrived(_ payload: ArraySlice<UInt8>) {
     let action: ClientLinkStateMachine.FrameAction
     do throws(WireError) {
-      let frame = try context.decoder.decodeServerFrame(payload)
+      let frame = try context.decoder.decodeServerFrame(payload, reusing: &context.events)
       // The hot path: a message on a ready link goes straight to the owner (the machine would
       // answer `.deliver` without changing state).
       if machine.isReady, case .message(let message) = frame {

@@ -9,8 +9,20 @@ extension EventBatch: WireEncodable, WireDecodable {
   init(from reader: inout WireReader) throws(WireError) {
     let firstSequence = try reader.varint("batch first sequence")
     let countOffset = reader.offset
-    let events = try reader.array("batch events", minimumElementSize: 1) {
-      (reader: inout WireReader) throws(WireError) in try SessionEvent(from: &reader)
+    let events: [SessionEvent]
+    if var storage = reader.eventStorage.take() {
+      // Refilled in place when nothing else holds it (the last batch decoded into it is
+      // gone); copy-on-write gives it new storage otherwise.
+      storage.removeAll(keepingCapacity: true)
+      let count = try reader.count("batch events", minimumElementSize: 1)
+      storage.reserveCapacity(count)
+      for _ in 0..<count { storage.append(try SessionEvent(from: &reader)) }
+      events = storage
+      reader.eventStorage = storage
+    } else {
+      events = try reader.array("batch events", minimumElementSize: 1) {
+        (reader: inout WireReader) throws(WireError) in try SessionEvent(from: &reader)
+      }
     }
     guard !events.isEmpty else {
       throw WireError(.invalidValue, offset: countOffset, detail: "an event batch is empty")

@@ -1,3 +1,5 @@
+import SessionCore
+
 /// Decodes payloads into frames, enforcing size limits; never traps on hostile input.
 ///
 /// Every read is bounds-checked; every problem (truncation, unknown type or tag bytes, enum
@@ -91,6 +93,45 @@ public struct WireDecoder: Sendable, Hashable {
     -> WireServerFrame
   {
     try decode(WireServerFrame.self, payload)
+  }
+
+  /// Decodes a payload the server sent, from an array slice, decoding an event batch into
+  /// `events` rather than a new array.
+  ///
+  /// For a receive loop that hands each message on and lets go of it before the next: the
+  /// batch shares `events`' storage, so once the message is gone the next batch refills that
+  /// storage in place, and a fan-out allocates nothing per frame. A message that is kept keeps
+  /// its events: copy-on-write gives the next batch new storage.
+  ///
+  /// - Parameters:
+  ///   - payload: One frame's payload (without its length prefix).
+  ///   - events: Storage kept by the caller from one frame to the next; start with `[]`.
+  /// - Returns: The frame.
+  /// - Throws: A ``WireError`` if the payload is not exactly one well-formed server frame.
+  public func decodeServerFrame(
+    _ payload: ArraySlice<UInt8>, reusing events: inout [SessionEvent]
+  ) throws(WireError) -> WireServerFrame {
+    guard payload.count <= maxFrameSize else { throw tooLarge(payload.count) }
+    var failure: WireError?
+    var frame: WireServerFrame?
+    var storage = events
+    events = []  // so that the storage is unique while the batch decodes into it
+    payload.withUnsafeBytes { bytes in
+      var reader = WireReader(bytes, limits: self)
+      reader.eventStorage = storage
+      storage = []
+      do throws(WireError) {
+        frame = try WireServerFrame(from: &reader)
+        try reader.finish()
+      } catch {
+        failure = error
+      }
+      storage = reader.eventStorage ?? []
+    }
+    events = storage
+    if let failure { throw failure }
+    guard let frame else { preconditionFailure("decoding neither returned nor threw") }
+    return frame
   }
 
   /// Decodes a payload the server sent, from an array, without copying it.

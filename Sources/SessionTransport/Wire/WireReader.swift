@@ -15,6 +15,9 @@ struct WireReader {
   private let maxCollectionCount: UInt64
   /// The position of the next byte to read.
   private(set) var offset = 0
+  /// Storage an event batch may decode into instead of a new array (see
+  /// ``WireDecoder/decodeServerFrame(_:reusing:)``); it keeps the decoded events afterwards.
+  var eventStorage: [SessionEvent]?
 
   init(_ bytes: UnsafeRawBufferPointer, limits: WireDecoder) {
     self.bytes = bytes
