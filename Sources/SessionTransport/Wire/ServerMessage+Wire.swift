@@ -11,12 +11,14 @@ extension EventBatch: WireEncodable, WireDecodable {
     let countOffset = reader.offset
     let events: [SessionEvent]
     if var storage = reader.eventStorage.take() {
-      // Refilled in place when nothing else holds it (the last batch decoded into it is
+      // Overwritten in place when nothing else holds it (the last batch decoded into it is
       // gone); copy-on-write gives it new storage otherwise.
-      storage.removeAll(keepingCapacity: true)
       let count = try reader.count("batch events", minimumElementSize: 1)
-      storage.reserveCapacity(count)
-      for _ in 0..<count { storage.append(try SessionEvent(from: &reader)) }
+      for index in 0..<count {
+        let event = try SessionEvent(from: &reader)
+        if index < storage.count { storage[index] = event } else { storage.append(event) }
+      }
+      if storage.count > count { storage.removeLast(storage.count - count) }
       events = storage
       reader.eventStorage = storage
     } else {
