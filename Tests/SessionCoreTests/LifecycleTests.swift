@@ -158,18 +158,6 @@ struct LifecycleTests {
     expectApplies(.usersLeft([4]), to: &state) { $0.participants[4] = nil }
   }
 
-  @Test func snapshotsListEveryoneInJoinOrderWhateverTheIdsAndLeaves() throws {
-    var service = SessionState.serviceView(sessionName: "Algebra101", sessionID: "session-1")
-    let joiners = [
-      participant(9, joinOrder: 1), participant(3, joinOrder: 2), participant(7, joinOrder: 3),
-      participant(1, joinOrder: 4), participant(5, joinOrder: 5),
-    ]
-    for joiner in joiners { try service.reduce(.usersJoined([joiner])) }
-    try service.reduce(.usersLeft([7]))
-    let snapshot = service.snapshot(for: 3, sequence: 6)
-    #expect(snapshot.participants.map(\.id) == [9, 3, 1, 5])
-  }
-
   @Test func aSnapshotOutOfJoinOrderAppliesAsTheSameSnapshotInOrder() throws {
     var builder = SessionBuilder.classroom
     let ordered = try SessionState(snapshot: builder.snapshot)

@@ -412,13 +412,18 @@ extension SessionState {
     // Sized once: a snapshot of n users would otherwise regrow both tables log n times.
     next.participants.reserveCapacity(snapshot.participants.count)
     next.order.reserveCapacity(snapshot.participants.count)
-    // Services list participants in join order (see `snapshot(for:sequence:)`); sort only
-    // snapshots that are not, rather than copy and sort every one.
+    // Inserted in join order (the role order appends in O(1) then). Sort positions, not whole
+    // participants (each a copy with its strings), and only when the list is out of order.
     let listed = snapshot.participants
     let inJoinOrder = listed.indices.dropFirst().allSatisfy {
       listed[$0 - 1].joinOrder < listed[$0].joinOrder
     }
-    for user in inJoinOrder ? listed : listed.sorted(by: { $0.joinOrder < $1.joinOrder }) {
+    let positions =
+      inJoinOrder
+      ? Array(listed.indices)
+      : listed.indices.sorted { listed[$0].joinOrder < listed[$1].joinOrder }
+    for position in positions {
+      let user = listed[position]
       guard next.participants[user.id] == nil else {
         throw reject(.invalidSnapshot, event, "\(user.id) is listed twice")
       }

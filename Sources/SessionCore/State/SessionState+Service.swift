@@ -31,22 +31,12 @@ extension SessionState {
       sessionName: sessionName ?? "",
       sessionID: sessionID ?? "",
       myself: myself,
-      participants: participantsInJoinOrder,
+      participants: Array(participants.values),
       shareSetting: shareSetting,
       shares: Array(shares.values),
       chatPrivilege: chatPrivilege,
       activeSpeakers: activeSpeakers,
       sequence: sequence)
-  }
-
-  /// Everyone present, in join order: how snapshots list them, so that a joiner need not sort.
-  var participantsInJoinOrder: [Participant] {
-    var list: [Participant] = []
-    list.reserveCapacity(participants.count)
-    for id in order.joinOrdered {
-      if let participant = participants[id] { list.append(participant) }
-    }
-    return list
   }
 
   /// The facts every member of a session shares with the service, for convergence checks:
