@@ -60,6 +60,22 @@ struct DeadPeerTests {
     harness.shutdown()
   }
 
+  /// The app lets go of an instance in a session on a thread that is not the instance's
+  /// loop: its link closes on the loop (not here, where closing would trap), the service sees
+  /// the connection close, and the member leaves after the grace.
+  @Test func anInstanceLetGoOfOffItsLoopClosesItsLinkOnTheLoop() throws {
+    let harness = try Self.makeHarness()
+    let grace = try harness.join("Grace", role: .host)
+    var alan: Peer? = try harness.join("Alan")
+    let alanID = try #require(try alan?.myID())
+    try harness.waitForConvergence([grace] + (alan.map { [$0] } ?? []))
+    alan = nil  // the last reference to Alan's instance goes here, off the client loop
+    #expect(grace.waitFor(.onUserLeave([alanID])))
+    try harness.waitForConvergence([grace])
+    #expect(try harness.serviceFacts()?.participants[alanID] == nil)
+    harness.shutdown()
+  }
+
   @Test func aHostWhoseSocketClosesAbruptlyHandsHostToTheEarliestManager() throws {
     let harness = try Self.makeHarness()
     let grace = try harness.join("Grace", role: .host)

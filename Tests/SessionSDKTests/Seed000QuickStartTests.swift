@@ -295,24 +295,31 @@ struct Seed000QuickStartTests {
 
 @Suite("Instance lifetime")
 struct InstanceLifetimeTests {
-  /// The network and the service live on; an instance the app lets go of while in a session
-  /// must still be freed (its link's handler holds it weakly, and the instance holds the
-  /// network as its link factory, so a strong handler would make a cycle).
-  @Test func anInstanceLetGoOfInASessionIsFreedWhileItsNetworkLivesOn() {
-    let testbed = SessionTestbed()
+  /// The network and the service live on. An instance the app lets go of while in a session
+  /// must still be freed, engine and replica included (its link's handler holds the engine,
+  /// and the engine holds the network as its link factory: letting go closes the link, which
+  /// ends that cycle), and the service must see its connection close.
+  @Test func anInstanceLetGoOfInASessionIsFreedAndItsConnectionCloses() {
+    let testbed = SessionTestbed { $0.reconnectGrace = 10_000 }
     let host = testbed.join("Teacher", role: .host)
     weak var abandoned: VideoSDK?
+    weak var replica: SessionStore?
     do {
       let sdk = VideoSDK()
       #expect(sdk.initialize(testbed.initParams()) == .success)
       #expect(sdk.joinSession(testbed.context("Ada")) != nil)
       #expect(sdk.isInSession())
       abandoned = sdk
+      replica = sdk.store
     }
     #expect(abandoned == nil)
-    // The service still counts the member (nothing told it otherwise), and the others carry on.
+    #expect(replica == nil)
+    // The member keeps its place for the reconnect grace, then leaves; the others carry on.
     #expect(testbed.serviceState()?.participants.count == 2)
     #expect(host.getVideoHelper().startVideo() == .success)
     #expect(host.getSession()?.getMySelf()?.getVideoCanvas()?.videoStatus()?.on == true)
+    testbed.advance(by: 10_001)
+    #expect(testbed.serviceState()?.participants.count == 1)
+    #expect(host.getSession()?.getRemoteUsers()?.isEmpty == true)
   }
 }

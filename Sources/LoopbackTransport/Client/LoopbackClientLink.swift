@@ -93,8 +93,16 @@ public final class LoopbackClientLink: SessionLink {
 
   /// Closes the link: writes what was sent (within the heartbeat timeout), then closes the
   /// connection. The handler gets no more events. Closing twice is harmless.
+  ///
+  /// Off the loop (an SDK instance let go of on another thread closes its link from its
+  /// `deinit`), the close is queued to the loop, and events delivered until it runs still
+  /// reach the handler there.
   public func close() {
-    loop.assertInEventLoop()
+    guard loop.inEventLoop else {
+      let link = OffLoopClose(link: self)
+      _ = loop.execute { link.run() }
+      return
+    }
     handler = nil
     guard machine.ownerClosed() else { return }
     closedAt = loop.now
@@ -202,3 +210,13 @@ public final class LoopbackClientLink: SessionLink {
 /// Loop-confined: use ``LoopBound`` to pass a link between threads.
 @available(*, unavailable)
 extension LoopbackClientLink: Sendable {}
+
+/// Carries a link to its loop to close it there.
+///
+/// `@unchecked Sendable`: the link is only touched in `run()`, which runs on its loop (it is
+/// handed to ``EventLoop/execute(_:)``); other threads only move the reference.
+private struct OffLoopClose: @unchecked Sendable {
+  let link: LoopbackClientLink
+
+  func run() { link.close() }
+}

@@ -15,7 +15,7 @@ import SessionCore
 public final class AnnotationHelper {
   /// Whose share this helper annotates.
   public let shareOwner: UserID
-  weak var sdk: VideoSDK?
+  weak var sdk: SDKEngine?
   weak var view: AnyObject?
   /// Whether annotation was started (and not stopped, refused, disabled or released).
   public internal(set) var isStarted = false
@@ -28,7 +28,7 @@ public final class AnnotationHelper {
   private var toolColor: AnnotationColor = .red
   private var toolWidth: UInt = 2
 
-  init(shareOwner: UserID, sdk: VideoSDK, view: AnyObject?) {
+  init(shareOwner: UserID, sdk: SDKEngine, view: AnyObject?) {
     self.shareOwner = shareOwner
     self.sdk = sdk
     self.view = view

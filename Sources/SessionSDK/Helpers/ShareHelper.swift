@@ -9,7 +9,7 @@ import SessionCore
 /// > Important: Not `Sendable`. Confined to the isolation domain of its ``VideoSDK``. Views
 /// > are opaque (`AnyObject`) and held weakly; the engine renders nothing.
 public final class ShareHelper {
-  weak var sdk: VideoSDK?
+  weak var sdk: SDKEngine?
 
   /// A helper for an instance to point at (``sdk``) once it is made.
   init() {}
@@ -195,7 +195,7 @@ public final class ShareHelper {
   }
 }
 
-extension VideoSDK {
+extension SDKEngine {
   /// Your share while you share; else the share a subscribed view shows; else the oldest
   /// other share.
   func relevantShare() -> ActiveShare? {

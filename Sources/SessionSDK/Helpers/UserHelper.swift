@@ -8,7 +8,7 @@ import SessionCore
 ///
 /// > Important: Not `Sendable`. Confined to the isolation domain of its ``VideoSDK``.
 public final class UserHelper {
-  weak var sdk: VideoSDK?
+  weak var sdk: SDKEngine?
 
   /// A helper for an instance to point at (``sdk``) once it is made.
   init() {}

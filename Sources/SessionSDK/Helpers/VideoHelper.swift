@@ -7,7 +7,7 @@ import SessionCore
 ///
 /// > Important: Not `Sendable`. Confined to the isolation domain of its ``VideoSDK``.
 public final class VideoHelper {
-  weak var sdk: VideoSDK?
+  weak var sdk: SDKEngine?
 
   /// A helper for an instance to point at (``sdk``) once it is made.
   init() {}

@@ -12,7 +12,7 @@ import SessionCore
 /// > Important: Not `Sendable`. Confined to the isolation domain of the ``VideoSDK`` that made
 /// > it (usually the main actor).
 public final class Session {
-  weak var sdk: VideoSDK?
+  weak var sdk: SDKEngine?
   var name: String
   var password: String?
   var myselfID: UserID?
@@ -20,7 +20,7 @@ public final class Session {
   let users = UserHandles()
   var shareActions: [UserID: ShareAction] = [:]
 
-  init(sdk: VideoSDK, name: String, password: String?) {
+  init(sdk: SDKEngine, name: String, password: String?) {
     self.sdk = sdk
     self.name = name
     self.password = password

@@ -1,6 +1,6 @@
 import SessionCore
 
-extension VideoSDK {
+extension SDKEngine {
   /// Applies one event to the replica and fires its callbacks. Called only from the pump.
   ///
   /// Facts the callbacks need from before the event are captured first, cheaply (no copy of
@@ -137,9 +137,8 @@ extension VideoSDK {
   ///
   /// - Returns: Whether the event applied; `false` also when called from inside a callback,
   ///   where the event is queued and applies after it.
-  @_spi(Testing)
   @discardableResult
-  public func replay(_ event: SessionEvent) -> Bool {
+  func replay(_ event: SessionEvent) -> Bool {
     let result = ReplayResult()
     submit(.replay(event, result))
     return result.applied

@@ -1,7 +1,7 @@
 import SessionCore
 import SessionTransport
 
-extension VideoSDK {
+extension SDKEngine {
   /// Checks a command against the shared rules and sends it.
   ///
   /// Nothing changes locally: the replica follows when the service's events arrive.
@@ -71,5 +71,5 @@ extension VideoSDK {
   }
 
   /// How many views show video now (local-only).
-  public var videoSubscriptionCount: Int { subscriptions.videoSubscriptionCount }
+  var videoSubscriptionCount: Int { subscriptions.videoSubscriptionCount }
 }

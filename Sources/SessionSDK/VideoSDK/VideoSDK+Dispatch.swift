@@ -1,6 +1,6 @@
 import SessionCore
 
-extension VideoSDK {
+extension SDKEngine {
   /// Turns a callback value into the delegate call with live objects.
   ///
   /// Bookkeeping that must happen whether or not anyone listens (releasing an annotation

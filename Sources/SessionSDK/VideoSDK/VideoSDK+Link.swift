@@ -1,25 +1,23 @@
 import SessionCore
 import SessionTransport
+import Synchronization
 
-extension VideoSDK {
+extension SDKEngine {
   // MARK: The link
 
   /// Opens a fresh link for a join; messages from older links are ignored from now on.
   ///
-  /// The link's handler holds the instance weakly. A strong reference would save every
-  /// delivery a load through the instance's side table, but it would close a cycle through
-  /// the link factory the instance holds (instance → factory → link → handler → instance), so
-  /// an instance the app lets go of while in a session would never be freed (Decision 0008).
+  /// The link's handler holds the engine strongly, so a delivery loads no weak reference
+  /// (Decision 0008). That makes a cycle while the link is open (engine → link factory → link
+  /// → handler → engine); closing the link breaks it, and the facade closes the link when the
+  /// app lets go of it (`ownerReleased()`).
   func openLink(_ factory: any SessionLinkFactory) -> any SessionLink {
     closeLink()
     let link = factory.makeLink()
     self.link = link
+    linkForRelease.withLock { $0 = LinkBox(link: link) }
     let generation = linkGeneration
-    // A constant weak reference: a `[weak self]` capture is a variable, checked for exclusive
-    // access on every delivery.
-    let owner = WeakOwner(self)
     link.start { event in
-      guard let self = owner.sdk else { return }
       switch event {
       case .message(let message):
         self.receive(message, generation: generation)
@@ -36,7 +34,22 @@ extension VideoSDK {
     isPasswordPromptOpen = false
     guard let link else { return }
     self.link = nil
+    linkForRelease.withLock { $0 = nil }
     link.close()
+  }
+
+  /// The facade is gone: close the link, which drops its handler and with it the engine.
+  ///
+  /// Runs where the app released its last reference to the facade, which may be off the
+  /// engine's domain (a `LoopBound` dropped on another thread), so it touches nothing but the
+  /// lock-guarded copy of the link; a link whose `close()` is confined to a loop hops there.
+  /// The service sees the connection close, as when a peer's process dies (Decision 0004).
+  func ownerReleased() {
+    let box = linkForRelease.withLock { box in
+      defer { box = nil }
+      return box
+    }
+    box?.link.close()
   }
 
   // MARK: The pump
@@ -297,15 +310,15 @@ extension VideoSDK {
 
 // MARK: - Test hooks
 
-extension VideoSDK {
+extension SDKEngine {
   /// The link in use, if any.
-  @_spi(Testing) public var currentLinkForTesting: (any SessionLink)? { link }
+  var currentLinkForTesting: (any SessionLink)? { link }
 
   /// Holds back the news that the link closed, as if the instance had not noticed yet.
-  @_spi(Testing) public func suspendLinkForTesting() { holdsLinkClosures = true }
+  func suspendLinkForTesting() { holdsLinkClosures = true }
 
   /// Delivers a held-back link closure, which starts a resume.
-  @_spi(Testing) public func resumeLinkForTesting() {
+  func resumeLinkForTesting() {
     holdsLinkClosures = false
     guard let reason = heldLinkClosure else { return }
     heldLinkClosure = nil
@@ -313,14 +326,17 @@ extension VideoSDK {
   }
 
   /// Points later links at another service, as after a service restart.
-  @_spi(Testing) public func replaceTransportForTesting(_ transport: any SessionLinkFactory) {
+  func replaceTransportForTesting(_ transport: any SessionLinkFactory) {
     configuration?.transport = transport
   }
 }
 
-/// A weak reference that never changes, for the link handler to capture.
-private struct WeakOwner {
-  weak let sdk: VideoSDK?
-
-  init(_ sdk: VideoSDK) { self.sdk = sdk }
+/// The engine's current link, for the facade's `deinit` to close from whatever thread it runs
+/// on.
+///
+/// `@unchecked Sendable`: the box only carries the link to `ownerReleased()` through the
+/// engine's lock; the link is used there only through `close()`, which ``SessionLink``
+/// allows from another thread when the instance that owns it is released there.
+struct LinkBox: @unchecked Sendable {
+  let link: any SessionLink
 }

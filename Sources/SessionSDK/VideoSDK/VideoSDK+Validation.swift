@@ -1,6 +1,6 @@
 import SessionCore
 
-extension VideoSDK {
+extension SDKEngine {
   /// Checks a join context the way the SDK does before it sends anything, in the service's
   /// order, so both sides name the same error for the same context.
   static func validate(

@@ -27,12 +27,20 @@ import SessionTransport
 /// may still refuse; that arrives as ``VideoSDKDelegate/onError(_:detail:)`` with the command's
 /// id as detail.
 ///
+/// Letting go of an instance in a session closes its link: the service sees the connection
+/// close, as when a peer's process dies, and the other members see the user leave after the
+/// reconnect grace (Decision 0004). Call ``leaveSession(_:)`` first to leave at once.
+///
 /// > Important: Not `Sendable`. An instance, and every object it hands out (``Session``,
 /// > ``User``, helpers), is confined to the isolation domain that created it, usually the main
 /// > actor. Its link must deliver on that domain too. Callbacks may fire before the call that
 /// > caused them returns when the link delivers synchronously (as ``InProcessNetwork`` does in
 /// > immediate mode).
 public final class VideoSDK {
+  // Everything lives in the engine; this object is what the app holds, so that its `deinit`
+  // can end the engine's membership (see `SDKEngine` and Decision 0008).
+  let engine = SDKEngine()
+
   /// The shared instance, for code written against the SDK's singleton.
   @MainActor public static let shared = VideoSDK()
 
@@ -40,121 +48,52 @@ public final class VideoSDK {
   /// optional keeps seed code's `shareInstance()?.` chains compiling unchanged).
   @MainActor public static func shareInstance() -> VideoSDK? { shared }
 
+  /// Creates an uninitialized instance.
+  public init() {}
+
+  deinit {
+    engine.ownerReleased()
+  }
+
   /// The instance's replica of its session: observe it to drive UI without a delegate.
   ///
   /// The same store lives as long as the instance, across sessions and ``cleanup()``.
-  public let store: SessionStore
-
-  // The properties every applied event reads come first and together, so that they share a
-  // few cache lines: a simulation runs a thousand instances in one process, and each event
-  // visits every one of them.
-  //
-  // Unchecked exclusivity (on these and the link's): an instance is confined to one
-  // isolation domain, and each of these is read or written in one step, never held across a
-  // call out to a delegate, an observer or a link, so no two accesses overlap. The dynamic
-  // checks cost more than the work they guard on the per-event path, as in SessionStore
-  // (Decision 0006).
+  public var store: SessionStore { engine.store }
 
   /// Receives callbacks; held weakly, as in the SDK.
-  @exclusivity(unchecked) public weak var delegate: (any VideoSDKDelegate)?
+  public var delegate: (any VideoSDKDelegate)? {
+    get { engine.delegate }
+    set { engine.delegate = newValue }
+  }
 
   /// Sees every callback as a value, just before the delegate gets it, whether or not there
   /// is a delegate. For recorders and test support.
-  @exclusivity(unchecked) public var callbackObserver: ((VideoSDKCallback) -> Void)?
+  public var callbackObserver: ((VideoSDKCallback) -> Void)? {
+    get { engine.callbackObserver }
+    set { engine.callbackObserver = newValue }
+  }
 
   /// The sequence number of the last service event applied in the current (or last) session;
   /// events numbered at or below it are dropped as duplicates.
-  @exclusivity(unchecked) public internal(set) var lastServiceSequence: UInt64 = 0
-
-  @exclusivity(unchecked) var currentSession: Session? {
-    didSet { currentUsers = currentSession?.users }
-  }
-  /// The current session's user handles, so that callbacks find them without retaining the
-  /// session (see `UserHandles`).
-  @exclusivity(unchecked) var currentUsers: UserHandles?
-  @exclusivity(unchecked) var linkGeneration: UInt64 = 0
-  @exclusivity(unchecked) var link: (any SessionLink)?
-  @exclusivity(unchecked) var isPumping = false
-  @exclusivity(unchecked) var inbox: [Work] = []
-  @exclusivity(unchecked) var inboxHead = 0
-  @exclusivity(unchecked) var annotationHelpers: [UserID: AnnotationHelper] = [:]
-  @exclusivity(unchecked) var pendingCommands: [CommandID: PendingCommand] = [:]
-  /// The list handed to one-user callbacks, reused (see `users(_:)`).
-  @exclusivity(unchecked) var oneUserList: [User] = []
-  /// The one-id lists of video and audio callbacks, reused (see `CallbackMapping`).
-  @exclusivity(unchecked) var oneUserIDs: [UserID] = []
-
-  // The helpers are made with the instance (callbacks hand them out on every event; a `lazy`
-  // property would check exclusivity on each read) and pointed back at it in `init`.
-  let videoHelper = VideoHelper()
-  let audioHelper = AudioHelper()
-  let userHelper = UserHelper()
-  let shareHelper = ShareHelper()
-  let chatHelper = ChatHelper()
+  public var lastServiceSequence: UInt64 { engine.lastServiceSequence }
 
   /// Receives every log line.
-  @exclusivity(unchecked) public var logHandler: ((SDKLogRecord) -> Void)?
+  public var logHandler: ((SDKLogRecord) -> Void)? {
+    get { engine.logHandler }
+    set { engine.logHandler = newValue }
+  }
 
   /// The most recent log lines (up to 256), kept when ``InitParams/enableLog`` is on.
-  @exclusivity(unchecked) public internal(set) var recentLogs: [SDKLogRecord] = []
+  public var recentLogs: [SDKLogRecord] { engine.recentLogs }
 
   /// Counts of duplicate, missing and rejected service input.
-  @exclusivity(unchecked) public internal(set) var diagnostics = LinkDiagnostics()
-
-  struct Configuration {
-    var domain: String
-    var enableLog: Bool
-    var transport: any SessionLinkFactory
-    var limits: SessionLimits
-    var reconnectAttempts: Int
-  }
-
-  enum PendingCommand {
-    case startShare
-    case startAnnotation(shareOwner: UserID)
-  }
-
-  enum Work {
-    case local(SessionEvent)
-    case message(ServerMessage, generation: UInt64)
-    case linkClosed(LinkCloseReason, generation: UInt64)
-    case callback(VideoSDKCallback, view: WeakView)
-    case replay(SessionEvent, ReplayResult)
-  }
-
-  @exclusivity(unchecked) var configuration: Configuration?
-  let clock: ClockBox
-  @exclusivity(unchecked) var resumeToken: UInt64?
-  /// Resume attempts made since the link last failed; reset when a resume succeeds.
-  @exclusivity(unchecked) var reconnectAttemptsMade = 0
-  /// Whether the current link was opened to resume a membership.
-  @exclusivity(unchecked) var isResuming = false
-  @exclusivity(unchecked) var holdsLinkClosures = false
-  @exclusivity(unchecked) var heldLinkClosure: LinkCloseReason?
-  @exclusivity(unchecked) var nextCommandID: CommandID = 0
-  @exclusivity(unchecked) var passwordPrompt: UInt64 = 0
-  @exclusivity(unchecked) var isPasswordPromptOpen = false
-  @exclusivity(unchecked) var subscriptions = CanvasSubscriptions()
-  @exclusivity(unchecked) var lastInAppShareStart: Int64?
-  weak var annotationView: AnyObject?
-
-  /// Creates an uninitialized instance.
-  public init() {
-    let clock = ClockBox()
-    self.clock = clock
-    store = SessionStore(now: { clock.now() })
-    videoHelper.sdk = self
-    audioHelper.sdk = self
-    userHelper.sdk = self
-    shareHelper.sdk = self
-    chatHelper.sdk = self
-  }
+  public var diagnostics: LinkDiagnostics { engine.diagnostics }
 
   /// The engine's version string.
   public func getSDKVersion() -> String { "SessionEngine 0.1" }
 
   /// Whether ``initialize(_:)`` succeeded and ``cleanup()`` has not run since.
-  public var isInitialized: Bool { configuration != nil }
+  public var isInitialized: Bool { engine.isInitialized }
 
   // MARK: Lifecycle
 
@@ -163,19 +102,7 @@ public final class VideoSDK {
   /// - Returns: `Errors_Success`; `Errors_Invalid_Parameter` when the domain is empty or there
   ///   is no transport; `Errors_Wrong_Usage` when already initialized (nothing changes).
   @discardableResult
-  public func initialize(_ params: InitParams) -> VideoSDKError {
-    guard configuration == nil else { return .wrongUsage }
-    guard !params.domain.isEmpty, let transport = params.transport else {
-      return .invalidParameter
-    }
-    configuration = Configuration(
-      domain: params.domain, enableLog: params.enableLog, transport: transport,
-      limits: params.limits, reconnectAttempts: max(0, params.reconnectAttempts))
-    clock.now = params.clock
-    submit(.local(.initialized))
-    log(.info, "initialized for \(params.domain)")
-    return .success
-  }
+  public func initialize(_ params: InitParams) -> VideoSDKError { engine.initialize(params) }
 
   /// Returns the instance to before ``initialize(_:)``: the replica empties, helpers and
   /// subscriptions are released. The delegate stays.
@@ -183,21 +110,7 @@ public final class VideoSDK {
   /// - Returns: `Errors_Success`; `Errors_Uninitialize` before ``initialize(_:)``;
   ///   `Errors_Wrong_Usage` while joining, in a session or leaving (leave first).
   @discardableResult
-  public func cleanup() -> VideoSDKError {
-    guard configuration != nil else { return .uninitialize }
-    guard link == nil, !store.state.phase.acceptsSessionEvents, store.state.phase != .joining
-    else { return .wrongUsage }
-    submit(.local(.cleanedUp))
-    configuration = nil
-    currentSession = nil
-    annotationHelpers.removeAll()
-    subscriptions.removeAll()
-    pendingCommands.removeAll()
-    lastInAppShareStart = nil
-    annotationView = nil
-    clock.now = { 0 }
-    return .success
-  }
+  public func cleanup() -> VideoSDKError { engine.cleanup() }
 
   /// Joins (or creates) a session.
   ///
@@ -215,40 +128,7 @@ public final class VideoSDK {
   ///
   /// - Returns: The session object, or `nil` when the join could not start.
   @discardableResult
-  public func joinSession(_ context: SessionContext) -> Session? {
-    guard let configuration else { return nil }
-    if link != nil || !store.state.phase.canJoin {
-      log(.warning, "joinSession while \(store.state.phase)")
-      submit(.local(.errorOccurred(error: .sessionAlreadyInProgress, detail: 0)))
-      return nil
-    }
-    let userName = String(context.userName.prefix(configuration.limits.maxUserNameLength))
-    let password = context.sessionPassword.flatMap { $0.isEmpty ? nil : $0 }
-    if let error = Self.validate(context, password: password, limits: configuration.limits) {
-      log(.info, "join refused locally: \(error.sdkName)")
-      submit(.local(.joinRequested(sessionName: context.sessionName, userName: userName)))
-      submit(.local(.joinFailed(error: error)))
-      return nil
-    }
-    let session = Session(sdk: self, name: context.sessionName, password: password)
-    currentSession = session
-    lastServiceSequence = 0
-    resumeToken = nil
-    pendingCommands.removeAll()
-    submit(.local(.joinRequested(sessionName: context.sessionName, userName: userName)))
-    let request = JoinRequest(
-      sessionName: context.sessionName,
-      userName: userName,
-      token: context.token,
-      password: password,
-      connectAudio: context.audioOption.connect,
-      muteAudio: context.audioOption.mute,
-      videoOn: context.videoOption.localVideoOn,
-      idleTimeoutMinutes: context.sessionIdleTimeoutMins)
-    let link = openLink(configuration.transport)
-    link.send(.join(request))
-    return session
-  }
+  public func joinSession(_ context: SessionContext) -> Session? { engine.joinSession(context) }
 
   /// Leaves the session; with `end` true the host ends it for everyone (anyone else just
   /// leaves, per engine policy).
@@ -258,39 +138,58 @@ public final class VideoSDK {
   /// - Returns: `Errors_Success`; `Errors_Uninitialize` before ``initialize(_:)``;
   ///   `Errors_Session_Disconnecting` when already leaving; `Errors_Not_In_Session` otherwise.
   @discardableResult
-  public func leaveSession(_ end: Bool) -> VideoSDKError {
-    guard configuration != nil else { return .uninitialize }
-    switch store.state.phase {
-    case .inSession:
-      break
-    case .leaving:
-      return .sessionDisconnecting
-    default:
-      return .notInSession
-    }
-    guard let link else { return .notInSession }
-    submit(.local(.leaveRequested))
-    nextCommandID &+= 1
-    link.send(.command(nextCommandID, .leave(end: end)))
-    return .success
-  }
+  public func leaveSession(_ end: Bool) -> VideoSDKError { engine.leaveSession(end) }
 
   /// The session being joined or in progress; `nil` once it ended.
-  public func getSession() -> Session? { currentSession }
+  public func getSession() -> Session? { engine.getSession() }
 
   /// Whether the local user is in a session.
-  public func isInSession() -> Bool { store.state.phase == .inSession }
+  public func isInSession() -> Bool { engine.isInSession() }
 
   // MARK: Helpers
 
   /// The video helper (camera on and off).
-  public func getVideoHelper() -> VideoHelper { videoHelper }
+  public func getVideoHelper() -> VideoHelper { engine.videoHelper }
   /// The audio helper (connect, mute, unmute).
-  public func getAudioHelper() -> AudioHelper { audioHelper }
+  public func getAudioHelper() -> AudioHelper { engine.audioHelper }
   /// The share helper (share, lock, multi-share, annotation helpers).
-  public func getShareHelper() -> ShareHelper { shareHelper }
+  public func getShareHelper() -> ShareHelper { engine.shareHelper }
   /// The user helper (roles, names, removal).
-  public func getUserHelper() -> UserHelper { userHelper }
+  public func getUserHelper() -> UserHelper { engine.userHelper }
   /// The chat helper.
-  public func getChatHelper() -> ChatHelper { chatHelper }
+  public func getChatHelper() -> ChatHelper { engine.chatHelper }
+
+  /// How many views show video now (local-only).
+  public var videoSubscriptionCount: Int { engine.videoSubscriptionCount }
+
+  // MARK: Test support
+
+  /// Applies an event as if the service had sent it, firing its callbacks: for test support
+  /// that replays a recorded trace into an instance with no service behind it.
+  ///
+  /// Lifecycle events are accepted too, so a whole trace (`initialized`, `joinRequested`,
+  /// `sessionJoined`, …) replays; `joinRequested` starts a new ``Session`` object. The
+  /// instance need not be initialized, and nothing is sent anywhere.
+  ///
+  /// - Returns: Whether the event applied; `false` also when called from inside a callback,
+  ///   where the event is queued and applies after it.
+  @_spi(Testing)
+  @discardableResult
+  public func replay(_ event: SessionEvent) -> Bool { engine.replay(event) }
+
+  /// The link in use, if any.
+  @_spi(Testing) public var currentLinkForTesting: (any SessionLink)? {
+    engine.currentLinkForTesting
+  }
+
+  /// Holds back the news that the link closed, as if the instance had not noticed yet.
+  @_spi(Testing) public func suspendLinkForTesting() { engine.suspendLinkForTesting() }
+
+  /// Delivers a held-back link closure, which starts a resume.
+  @_spi(Testing) public func resumeLinkForTesting() { engine.resumeLinkForTesting() }
+
+  /// Points later links at another service, as after a service restart.
+  @_spi(Testing) public func replaceTransportForTesting(_ transport: any SessionLinkFactory) {
+    engine.replaceTransportForTesting(transport)
+  }
 }

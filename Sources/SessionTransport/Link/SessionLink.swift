@@ -28,6 +28,11 @@ public protocol SessionLink: AnyObject {
   /// Sends a message; messages arrive in order or the link closes.
   func send(_ message: ClientMessage)
   /// Closes the link. The handler gets no more events. Closing twice is harmless.
+  ///
+  /// The one call that may come from another domain: an SDK instance released there closes
+  /// its link from its `deinit`. A link bound to a thread (a loop) hops there to close; a link
+  /// whose whole network is confined to one domain (``InProcessNetwork``) is only ever
+  /// released, and closed, on that domain.
   func close()
 }
 
