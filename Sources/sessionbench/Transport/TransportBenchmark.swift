@@ -254,7 +254,9 @@ struct TransportFigures {
   var bars: [(name: String, met: Bool)] {
     var bars: [(String, Bool)] = []
     if !joinStorms.isEmpty {
-      bars.append(("fanout_1k_dps >= 0.25 x uv_baseline_1k_dps", fanOut >= 0.25 * baseline))
+      // Judged on the runs' own ratios (each fan-out against the baseline of its run), the
+      // figure printed beside it; the medians' quotient can pass when most runs did not.
+      bars.append(("fanout_1k_dps >= 0.25 x uv_baseline_1k_dps", ratio >= 0.25))
       bars.append(("fanout_1k_dps >= 3,000,000", fanOut >= 3_000_000))
       bars.append(("join_storm_1k_s <= 3", joinStorm <= 3))
     }
@@ -275,7 +277,7 @@ struct TransportFigures {
           + "\(fixed2(payloadSize)) B frames, \(Int(framesPerWrite.rounded())) per write")
       print(
         "  fanout_1k_dps       \(millions(fanOut))   ratio to baseline \(fixed2(ratio)) "
-          + "(bars >= 0.25 and >= 3.00 M/s)")
+          + "(median of the runs' ratios; bars >= 0.25 and >= 3.00 M/s)")
       print(
         "                      \(settings.commands) toggles x \(settings.peers) peers per run; "
           + "\(fixed2(framesPerWrite)) frames per write achieved")
