@@ -129,10 +129,7 @@ final class SDKEngine {
 
   // MARK: Lifecycle
 
-  /// Makes the instance ready: must come before anything else.
-  ///
-  /// - Returns: `Errors_Success`; `Errors_Invalid_Parameter` when the domain is empty or there
-  ///   is no transport; `Errors_Wrong_Usage` when already initialized (nothing changes).
+  /// ``VideoSDK/initialize(_:)``.
   @discardableResult
   func initialize(_ params: InitParams) -> VideoSDKError {
     guard configuration == nil else { return .wrongUsage }
@@ -148,11 +145,7 @@ final class SDKEngine {
     return .success
   }
 
-  /// Returns the instance to before ``initialize(_:)``: the replica empties, helpers and
-  /// subscriptions are released. The delegate stays.
-  ///
-  /// - Returns: `Errors_Success`; `Errors_Uninitialize` before ``initialize(_:)``;
-  ///   `Errors_Wrong_Usage` while joining, in a session or leaving (leave first).
+  /// ``VideoSDK/cleanup()``.
   @discardableResult
   func cleanup() -> VideoSDKError {
     guard configuration != nil else { return .uninitialize }
@@ -170,21 +163,7 @@ final class SDKEngine {
     return .success
   }
 
-  /// Joins (or creates) a session.
-  ///
-  /// The context is checked before anything is sent; a failure returns `nil` and reports the
-  /// error through ``VideoSDKDelegate/onError(_:detail:)`` (empty session name 1500, empty
-  /// token 1501, empty user name 1502, characters outside the documented set 1503, a password
-  /// over 10 characters or not printable ASCII 1504, a session name over 150 characters
-  /// 1506). User names over 200 characters are truncated. Joining while joining or in a
-  /// session returns `nil` and reports `Errors_Session_Already_In_Progress`, changing nothing
-  /// else.
-  ///
-  /// The outcome arrives later: ``VideoSDKDelegate/onSessionJoin()`` then
-  /// ``VideoSDKDelegate/onUserJoin(_:users:)`` with everyone present, or
-  /// ``VideoSDKDelegate/onError(_:detail:)``.
-  ///
-  /// - Returns: The session object, or `nil` when the join could not start.
+  /// ``VideoSDK/joinSession(_:)``: checks the context, then opens a link and sends the join.
   @discardableResult
   func joinSession(_ context: SessionContext) -> Session? {
     guard let configuration else { return nil }
@@ -221,13 +200,7 @@ final class SDKEngine {
     return session
   }
 
-  /// Leaves the session; with `end` true the host ends it for everyone (anyone else just
-  /// leaves, per engine policy).
-  ///
-  /// The outcome arrives as ``VideoSDKDelegate/onSessionLeave(_:)``.
-  ///
-  /// - Returns: `Errors_Success`; `Errors_Uninitialize` before ``initialize(_:)``;
-  ///   `Errors_Session_Disconnecting` when already leaving; `Errors_Not_In_Session` otherwise.
+  /// ``VideoSDK/leaveSession(_:)``.
   @discardableResult
   func leaveSession(_ end: Bool) -> VideoSDKError {
     guard configuration != nil else { return .uninitialize }
