@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SessionCore
+@_spi(Engine) @testable import SessionCore
 
 @Suite("DenseIDMap: the role order's id table")
 struct DenseIDMapTests {

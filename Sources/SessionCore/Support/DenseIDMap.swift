@@ -5,31 +5,35 @@
 /// others for the array to stay within four slots per value (plus some room) goes to a
 /// dictionary, so memory stays proportional to the values whatever the ids.
 ///
-/// A value type with copy-on-write storage, like the collections it is built from. The SDK's
-/// `UserHandles` is the same table for `User` objects, written out for its one type: used
-/// across the module boundary, this generic one cost the SDK's per-event path about 400
-/// instructions more (callgrind), `@inlinable` or not.
-struct DenseIDMap<Value> {
-  private var slots: [Value?] = []
-  private var base: UInt32 = 0
-  private var overflow: [UserID: Value] = [:]
+/// A value type with copy-on-write storage, like the collections it is built from.
+///
+/// Public only to the package's own modules, through `@_spi(Engine)` (the SDK's user handles
+/// use it), and inlinable so that they get it specialized: used from another module without
+/// that, or as a `package` type, it was not, and cost the SDK's per-event path about 400
+/// instructions more (callgrind).
+@_spi(Engine) public struct DenseIDMap<Value> {
+  @usableFromInline var slots: [Value?] = []
+  @usableFromInline var base: UInt32 = 0
+  @usableFromInline var overflow: [UserID: Value] = [:]
+  @usableFromInline var storedCount = 0
+
   /// How many values are stored.
-  private(set) var count = 0
+  @inlinable public var count: Int { storedCount }
 
   /// An empty map.
-  init() {}
+  @inlinable public init() {}
 
   /// Slots in the array, used or not; for tests of the memory bound.
   var slotCount: Int { slots.count }
 
   /// The slot of `id` in `slots`, when it has one. Ids below `base` wrap to large offsets.
-  @inline(__always)
-  private func offset(of id: UserID) -> Int {
+  @inlinable @inline(__always)
+  func offset(of id: UserID) -> Int {
     Int(id.rawValue &- base)
   }
 
   /// The value for `id`, if any; setting `nil` removes it.
-  subscript(id: UserID) -> Value? {
+  @inlinable public subscript(id: UserID) -> Value? {
     get {
       let offset = offset(of: id)
       if offset < slots.count { return slots[offset] }
@@ -41,7 +45,7 @@ struct DenseIDMap<Value> {
   }
 
   /// Stores `value` under `id`, replacing any value there.
-  mutating func insert(_ value: Value, for id: UserID) {
+  @inlinable public mutating func insert(_ value: Value, for id: UserID) {
     if count == 0 {
       slots.removeAll(keepingCapacity: true)
       overflow.removeAll(keepingCapacity: true)
@@ -49,13 +53,13 @@ struct DenseIDMap<Value> {
     }
     let offset = offset(of: id)
     if offset < slots.count {
-      if slots[offset] == nil { count += 1 }
+      if slots[offset] == nil { storedCount += 1 }
       slots[offset] = value
       return
     }
     if offset == slots.count {
       slots.append(value)
-      count += 1
+      storedCount += 1
       return
     }
     // Grow the array only while it stays within four slots per value (plus some room), so
@@ -63,40 +67,40 @@ struct DenseIDMap<Value> {
     if offset < 4 * (count + 1) + 256 {
       slots.append(contentsOf: repeatElement(nil, count: offset - slots.count))
       slots.append(value)
-      count += 1
+      storedCount += 1
       return
     }
-    if overflow.updateValue(value, forKey: id) == nil { count += 1 }
+    if overflow.updateValue(value, forKey: id) == nil { storedCount += 1 }
   }
 
   /// Removes and returns the value for `id`, if any.
-  @discardableResult
-  mutating func removeValue(for id: UserID) -> Value? {
+  @inlinable @discardableResult
+  public mutating func removeValue(for id: UserID) -> Value? {
     let offset = offset(of: id)
     if offset < slots.count {
       guard let value = slots[offset] else { return nil }
       slots[offset] = nil
-      count -= 1
+      storedCount -= 1
       return value
     }
     guard let value = overflow.removeValue(forKey: id) else { return nil }
-    count -= 1
+    storedCount -= 1
     return value
   }
 
   /// Makes room for `additional` more values at once (everyone in a snapshot), rather than
   /// growing step by step. Growth stays geometric: reserving exactly what one more join needs
   /// would reallocate the array on every join.
-  mutating func reserve(_ additional: Int) {
+  @inlinable public mutating func reserve(_ additional: Int) {
     let needed = Swift.min(slots.count + additional, 4 * (count + additional) + 256)
     guard needed > slots.capacity else { return }
     slots.reserveCapacity(Swift.max(needed, 2 * slots.capacity))
   }
 
   /// Every stored value, in no particular order.
-  var values: [Value] {
+  @inlinable public var values: [Value] {
     slots.compactMap { $0 } + overflow.values
   }
 }
 
-extension DenseIDMap: Sendable where Value: Sendable {}
+@_spi(Engine) extension DenseIDMap: Sendable where Value: Sendable {}
