@@ -224,17 +224,4 @@ final class SDKEngine {
 
   /// Whether the local user is in a session.
   func isInSession() -> Bool { store.state.phase == .inSession }
-
-  // MARK: Helpers
-
-  /// The video helper (camera on and off).
-  func getVideoHelper() -> VideoHelper { videoHelper }
-  /// The audio helper (connect, mute, unmute).
-  func getAudioHelper() -> AudioHelper { audioHelper }
-  /// The share helper (share, lock, multi-share, annotation helpers).
-  func getShareHelper() -> ShareHelper { shareHelper }
-  /// The user helper (roles, names, removal).
-  func getUserHelper() -> UserHelper { userHelper }
-  /// The chat helper.
-  func getChatHelper() -> ChatHelper { chatHelper }
 }
