@@ -5,7 +5,8 @@
 /// others for the array to stay within four slots per value (plus some room) goes to a
 /// dictionary, so memory stays proportional to the values whatever the ids.
 ///
-/// A value type with copy-on-write storage, like the collections it is built from.
+/// A value type with copy-on-write storage, like the collections it is built from, and
+/// `Sendable` when its values are: it belongs to whoever holds it, like any value.
 ///
 /// Public only to the package's own modules, through `@_spi(Engine)` (the SDK's user handles
 /// use it), and inlinable so that they get it specialized: used from another module without
