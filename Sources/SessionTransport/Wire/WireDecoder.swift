@@ -111,27 +111,10 @@ public struct WireDecoder: Sendable, Hashable {
   public func decodeServerFrame(
     _ payload: ArraySlice<UInt8>, reusing events: inout [SessionEvent]
   ) throws(WireError) -> WireServerFrame {
-    guard payload.count <= maxFrameSize else { throw tooLarge(payload.count) }
-    var failure: WireError?
-    var frame: WireServerFrame?
-    var storage = events
-    events = []  // so that the storage is unique while the batch decodes into it
-    payload.withUnsafeBytes { bytes in
-      var reader = WireReader(bytes, limits: self)
-      reader.eventStorage = storage
-      storage = []
-      do throws(WireError) {
-        frame = try WireServerFrame(from: &reader)
-        try reader.finish()
-      } catch {
-        failure = error
-      }
-      storage = reader.eventStorage ?? []
-    }
-    events = storage
-    if let failure { throw failure }
-    guard let frame else { preconditionFailure("decoding neither returned nor threw") }
-    return frame
+    var storage: [SessionEvent]? = events
+    events = []  // so that the storage is unique while a batch decodes into it
+    defer { events = storage ?? [] }
+    return try decode(WireServerFrame.self, payload, eventStorage: &storage)
   }
 
   /// Decodes a payload the server sent, from an array, without copying it.
@@ -168,25 +151,44 @@ public struct WireDecoder: Sendable, Hashable {
 
   // MARK: Implementation
 
+  /// Decodes one frame; an event batch decodes into `eventStorage` when it holds storage, and
+  /// leaves it there (see ``decodeServerFrame(_:reusing:)``).
   private func decode<Frame: WireDecodable>(
-    _: Frame.Type, _ payload: UnsafeRawBufferPointer
+    _: Frame.Type, _ payload: UnsafeRawBufferPointer,
+    eventStorage: inout [SessionEvent]?
   ) throws(WireError) -> Frame {
     guard payload.count <= maxFrameSize else { throw tooLarge(payload.count) }
     var reader = WireReader(payload, limits: self)
+    reader.eventStorage = eventStorage.take()
+    defer { eventStorage = reader.eventStorage }
     let frame = try Frame(from: &reader)
     try reader.finish()
     return frame
   }
 
   private func decode<Frame: WireDecodable>(
+    _: Frame.Type, _ payload: UnsafeRawBufferPointer
+  ) throws(WireError) -> Frame {
+    var noStorage: [SessionEvent]?
+    return try decode(Frame.self, payload, eventStorage: &noStorage)
+  }
+
+  private func decode<Frame: WireDecodable>(
     _: Frame.Type, _ payload: ArraySlice<UInt8>
+  ) throws(WireError) -> Frame {
+    var noStorage: [SessionEvent]?
+    return try decode(Frame.self, payload, eventStorage: &noStorage)
+  }
+
+  private func decode<Frame: WireDecodable>(
+    _: Frame.Type, _ payload: ArraySlice<UInt8>, eventStorage: inout [SessionEvent]?
   ) throws(WireError) -> Frame {
     // `withUnsafeBytes` rethrows untyped errors, so the outcome leaves the closure as values.
     var failure: WireError?
     var frame: Frame?
     payload.withUnsafeBytes { bytes in
       do throws(WireError) {
-        frame = try decode(Frame.self, bytes)
+        frame = try decode(Frame.self, bytes, eventStorage: &eventStorage)
       } catch {
         failure = error
       }
