@@ -7,6 +7,11 @@ import Testing
 /// thread that mutates the store, which in these tests is the test's own, so there is no race.
 private final class CallCounter: @unchecked Sendable {
   var count = 0
+
+  /// Tracks what `read` reads, as a view would, and counts the change that ends the tracking.
+  func track(_ read: () -> Void) {
+    withObservationTracking(read) { self.count += 1 }
+  }
 }
 
 @Suite("SessionStore: sequencing, observers, queued sends, streams, observation")
@@ -174,11 +179,7 @@ struct StoreTests {
   @Test func viewsReadingTheStateAreInvalidatedOncePerSend() {
     let store = SessionStore(state: SessionBuilder.classroom.build())
     let changes = CallCounter()
-    withObservationTracking {
-      _ = store.state
-    } onChange: {
-      changes.count += 1
-    }
+    changes.track { _ = store.state }
     #expect(changes.count == 0)
     store.send(Self.video)
     #expect(changes.count == 1)
@@ -187,11 +188,7 @@ struct StoreTests {
   @Test func viewsReadingTheLastRejectionAreInvalidatedWhenItChanges() {
     let store = SessionStore(state: SessionBuilder.classroom.build())
     let changes = CallCounter()
-    withObservationTracking {
-      _ = store.lastRejection
-    } onChange: {
-      changes.count += 1
-    }
+    changes.track { _ = store.lastRejection }
     store.send(Self.video)
     #expect(changes.count == 0)
     store.send(Self.unknown)
@@ -202,11 +199,7 @@ struct StoreTests {
     let store = SessionStore(state: SessionBuilder.classroom.build())
     let changes = CallCounter()
     for (round, event) in [Self.video, Self.rename, Self.unknown, Self.video].enumerated() {
-      withObservationTracking {
-        _ = store.state
-      } onChange: {
-        changes.count += 1
-      }
+      changes.track { _ = store.state }
       store.send(event)
       // The rejected event changes `lastRejection`, not the state, but a send is a send.
       #expect(changes.count == round + 1)
@@ -216,19 +209,11 @@ struct StoreTests {
   @Test func sendsNobodyTrackedSinceTheLastChangeDoNotNotifyLaterTrackers() {
     let store = SessionStore(state: SessionBuilder.classroom.build())
     let changes = CallCounter()
-    withObservationTracking {
-      _ = store.state
-    } onChange: {
-      changes.count += 1
-    }
+    changes.track { _ = store.state }
     store.send(Self.video)
     store.send(Self.rename)
     #expect(changes.count == 1)
-    withObservationTracking {
-      _ = store.state.participants.count
-    } onChange: {
-      changes.count += 1
-    }
+    changes.track { _ = store.state.participants.count }
     store.send(Self.rename)
     #expect(changes.count == 2)
   }
@@ -240,11 +225,7 @@ struct StoreTests {
     store.addObserver { _, _ in
       guard !registered else { return }
       registered = true
-      withObservationTracking {
-        _ = store.state
-      } onChange: {
-        changes.count += 1
-      }
+      changes.track { _ = store.state }
     }
     store.send(Self.video)
     #expect(changes.count == 0)
@@ -256,16 +237,8 @@ struct StoreTests {
     let store = SessionStore(state: SessionBuilder.classroom.build())
     let stateChanges = CallCounter()
     let rejectionChanges = CallCounter()
-    withObservationTracking {
-      _ = store.lastRejection
-    } onChange: {
-      rejectionChanges.count += 1
-    }
-    withObservationTracking {
-      _ = store.state
-    } onChange: {
-      stateChanges.count += 1
-    }
+    rejectionChanges.track { _ = store.lastRejection }
+    stateChanges.track { _ = store.state }
     store.send(Self.video)
     store.send(Self.rename)
     #expect(stateChanges.count == 1)
