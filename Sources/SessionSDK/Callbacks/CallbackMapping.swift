@@ -26,18 +26,34 @@ public enum CallbackMapping {
   ///
   /// Capture it with ``capture(before:in:annotationHelperOwners:)``: O(1) for every event but
   /// `usersLeft` (O(leavers)), and no copy of the state.
+  ///
+  /// The facts only a few events need (leavers' shares, annotation helpers, a resync's facts)
+  /// live in one shared box that most contexts do not have, so that the context of a common
+  /// event (video, audio, chat …) is two small values, built and dropped on every delivery
+  /// with no reference counting beyond a nil check.
   public struct Context: Sendable, Hashable {
     /// The lifecycle phase before the event.
     public var phaseBefore: SessionPhase
     /// The local user, if in a session.
     public var myself: UserID?
+    private var rare: Rare?
+
     /// For `usersLeft`: the live shares of users who leave, in the event's order.
-    public var endedShares: [ActiveShare]
+    public var endedShares: [ActiveShare] {
+      get { rare?.endedShares ?? [] }
+      set { update { $0.endedShares = newValue } }
+    }
     /// Owners of the shares on which the local instance holds an annotation helper.
-    public var annotationHelperOwners: Set<UserID>
+    public var annotationHelperOwners: Set<UserID> {
+      get { rare?.annotationHelperOwners ?? [] }
+      set { update { $0.annotationHelperOwners = newValue } }
+    }
     /// For a resync snapshot (``SessionEvent/sessionJoined(_:)`` while in session): the shared
     /// facts it replaces, so that only what changed fires callbacks.
-    public var resyncBefore: SharedSessionFacts?
+    public var resyncBefore: SharedSessionFacts? {
+      get { rare?.resyncBefore }
+      set { update { $0.resyncBefore = newValue } }
+    }
 
     /// Creates a context.
     public init(
@@ -48,8 +64,62 @@ public enum CallbackMapping {
     ) {
       self.phaseBefore = phaseBefore
       self.myself = myself
-      self.endedShares = endedShares
-      self.annotationHelperOwners = annotationHelperOwners
+      if !endedShares.isEmpty || !annotationHelperOwners.isEmpty {
+        rare = Rare(
+          endedShares: endedShares, annotationHelperOwners: annotationHelperOwners,
+          resyncBefore: nil)
+      }
+    }
+
+    /// Replaces the box with a changed copy; a box with nothing in it is dropped, so equal
+    /// contexts have equal boxes.
+    private mutating func update(_ change: (inout Rare.Values) -> Void) {
+      var values = rare?.values ?? Rare.Values()
+      change(&values)
+      rare = values.isEmpty ? nil : Rare(values)
+    }
+
+    /// Contexts are equal when every fact is, whether or not their boxes are shared.
+    public static func == (lhs: Context, rhs: Context) -> Bool {
+      lhs.phaseBefore == rhs.phaseBefore && lhs.myself == rhs.myself
+        && lhs.rare?.values == rhs.rare?.values
+    }
+
+    /// Hashes every fact, consistently with `==`.
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(phaseBefore)
+      hasher.combine(myself)
+      hasher.combine(rare?.values)
+    }
+
+    /// The facts few events need, shared between copies of a context and never mutated.
+    private final class Rare: Sendable {
+      struct Values: Hashable {
+        var endedShares: [ActiveShare] = []
+        var annotationHelperOwners: Set<UserID> = []
+        var resyncBefore: SharedSessionFacts?
+
+        var isEmpty: Bool {
+          endedShares.isEmpty && annotationHelperOwners.isEmpty && resyncBefore == nil
+        }
+      }
+
+      let values: Values
+      var endedShares: [ActiveShare] { values.endedShares }
+      var annotationHelperOwners: Set<UserID> { values.annotationHelperOwners }
+      var resyncBefore: SharedSessionFacts? { values.resyncBefore }
+
+      init(_ values: Values) { self.values = values }
+
+      convenience init(
+        endedShares: [ActiveShare], annotationHelperOwners: Set<UserID>,
+        resyncBefore: SharedSessionFacts?
+      ) {
+        self.init(
+          Values(
+            endedShares: endedShares, annotationHelperOwners: annotationHelperOwners,
+            resyncBefore: resyncBefore))
+      }
     }
 
     /// Captures what ``CallbackMapping/callbacks(for:context:)`` needs from the state an event
