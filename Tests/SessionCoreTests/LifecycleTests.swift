@@ -54,8 +54,8 @@ struct LifecycleTests {
       expected.sessionName = "Algebra101"
       expected.sessionID = "service-42"
       expected.myselfID = 3
-      expected.participants = Dictionary(
-        uniqueKeysWithValues: snapshot.participants.map { ($0.id, $0) })
+      expected.participants = UserMap(
+        Dictionary(uniqueKeysWithValues: snapshot.participants.map { ($0.id, $0) }))
       expected.hostID = 1
       expected.shareSetting = .multi
       expected.shares = Dictionary(uniqueKeysWithValues: snapshot.shares.map { ($0.owner, $0) })

@@ -1,53 +1,59 @@
 import Testing
 
-@_spi(Engine) @testable import SessionCore
+@testable import SessionCore
 
-@Suite("DenseIDMap: the role order's id table")
-struct DenseIDMapTests {
+@Suite("UserMap: participants and handles by user id")
+struct UserMapTests {
   @Test(arguments: [
     [UInt32(1_000), 1_001, 1_002, 1_005], [999, 5, 1_000], [4_000_000_000, 70_000, 1],
     [1_002, 4_000_000_000, 1_003, 7],
   ])
   func storesFindsAndRemovesWhateverTheIds(ids: [UInt32]) {
-    var map = DenseIDMap<Int>()
+    var map = UserMap<Int>()
     for (index, id) in ids.enumerated() { map[UserID(id)] = index }
     #expect(map.count == ids.count)
-    for (index, id) in ids.enumerated() { #expect(map[UserID(id)] == index) }
+    for (index, id) in ids.enumerated() {
+      #expect(map[UserID(id)] == index)
+      #expect(map.contains(UserID(id)))
+    }
     #expect(map[UserID(ids[0] &+ 100)] == nil)
+    #expect(!map.contains(UserID(ids[0] &+ 100)))
     #expect(map.values.sorted() == Array(ids.indices))
+    #expect(Set(map.keys) == Set(ids.map { UserID($0) }))
     #expect(map.slotCount <= 4 * map.count + 256)
 
-    map[UserID(ids[0])] = 42
+    #expect(map.updateValue(42, forKey: UserID(ids[0])) == 0)
     #expect(map[UserID(ids[0])] == 42)
     #expect(map.count == ids.count, "replacing does not add")
 
-    #expect(map.removeValue(for: UserID(ids[1])) == 1)
-    #expect(map.removeValue(for: UserID(ids[1])) == nil)
+    #expect(map.removeValue(forKey: UserID(ids[1])) == 1)
+    #expect(map.removeValue(forKey: UserID(ids[1])) == nil)
     #expect(map[UserID(ids[1])] == nil)
     #expect(map.count == ids.count - 1)
     map[UserID(ids[2])] = nil
     #expect(map[UserID(ids[2])] == nil)
     #expect(map.count == ids.count - 2)
+    #expect(map.count == Array(map).count, "iteration visits exactly the stored values")
   }
 
   @Test func anEmptiedMapStartsOverFromTheNextId() {
-    var map = DenseIDMap<Int>()
+    var map = UserMap<Int>()
     map[5] = 1
     map[6] = 2
-    map.removeValue(for: 5)
-    map.removeValue(for: 6)
-    #expect(map.count == 0)
+    map.removeValue(forKey: 5)
+    map.removeValue(forKey: 6)
+    #expect(map.isEmpty)
     map[9_000_000] = 3
     map[9_000_001] = 4
     #expect(map[9_000_000] == 3)
     #expect(map[9_000_001] == 4)
     #expect(map[5] == nil)
     #expect(map.count == 2)
+    #expect(map.farCount == 0)
   }
 
   @Test func isAValue() {
-    var original = DenseIDMap<Int>()
-    original[1] = 1
+    var original: UserMap<Int> = [1: 1]
     var copy = original
     copy[1] = 2
     copy[2] = 3
@@ -55,11 +61,30 @@ struct DenseIDMapTests {
     #expect(original[2] == nil)
     #expect(original.count == 1)
     #expect(copy.count == 2)
+    original[1]? += 10
+    #expect(original[1] == 11)
+    #expect(copy[1] == 2)
+  }
+
+  @Test func changesThroughTheSubscriptHappenInPlace() {
+    var map: UserMap<[Int]> = [3: [1], 4_000_000_000: [2]]
+    map[3]?.append(5)
+    map[4_000_000_000]?.append(6)
+    map[7]?.append(1)
+    #expect(map[3] == [1, 5])
+    #expect(map[4_000_000_000] == [2, 6])
+    #expect(map[7] == nil, "optional chaining on a missing id stores nothing")
+    #expect(map.count == 2)
+    if let index = map.index(forKey: 3) { map.modifyValue(at: index) { $0.append(9) } }
+    #expect(map[3] == [1, 5, 9])
+    if let index = map.index(forKey: 4_000_000_000) { map.modifyValue(at: index) { $0 = [0] } }
+    #expect(map[4_000_000_000] == [0])
+    #expect(map.index(forKey: 8) == nil)
   }
 
   @Test func farApartIdsStayWithinFourSlotsPerValue() {
     // Each id doubles the last: a table grown to reach them all would hold 2^31 slots.
-    var map = DenseIDMap<Int>()
+    var map = UserMap<Int>()
     var id: UInt32 = 1
     var stored = 0
     while id < 1 << 31 {
@@ -70,5 +95,83 @@ struct DenseIDMapTests {
     #expect(map.count == stored)
     #expect(map.slotCount <= 4 * map.count + 256)
     for power in 0..<stored { #expect(map[UserID(UInt32(1) << UInt32(power))] == power) }
+  }
+
+  @Test func aLongSessionWithChurnKeepsItsIdsInTheArray() {
+    // Thirty people present at a time, each replaced by a newcomer with the next id, ten
+    // thousand times: the array follows the ids present instead of sending them aside.
+    var map = UserMap<Int>()
+    for id in UInt32(1)...30 { map[UserID(id)] = Int(id) }
+    for step in UInt32(0)..<10_000 {
+      map.removeValue(forKey: UserID(step + 1))
+      map[UserID(step + 31)] = Int(step + 31)
+      #expect(map.slotCount <= 4 * (map.count + 1) + 256)
+    }
+    #expect(map.count == 30)
+    #expect(map.farCount == 0)
+    #expect(Set(map.keys) == Set((10_001...10_030).map { UserID(UInt32($0)) }))
+  }
+
+  @Test func equalityAndHashingIgnoreLayout() {
+    var grown = UserMap<String>()
+    for id in UInt32(1)...300 { grown[UserID(id)] = "u\(id)" }
+    for id in UInt32(1)...298 { grown[UserID(id)] = nil }
+    let fresh: UserMap<String> = [299: "u299", 300: "u300"]
+    #expect(grown == fresh)
+    #expect(grown.hashValue == fresh.hashValue)
+    var other = fresh
+    other[300] = "changed"
+    #expect(other != fresh)
+    other[300] = nil
+    #expect(other != fresh)
+    #expect(UserMap<Int>() == [:])
+  }
+
+  @Test func convertsToAndFromADictionary() {
+    let dictionary: [UserID: Int] = [1: 10, 2: 20, 4_000_000_000: 30]
+    let map = UserMap(dictionary)
+    #expect(Dictionary(map) == dictionary)
+    #expect(map.description == "[#1: 10, #2: 20, #4000000000: 30]")
+    #expect(UserMap<Int>().description == "[:]")
+  }
+
+  /// Random inserts, updates, removals and lookups over ids near and far, checked against a
+  /// dictionary after every step.
+  @Test(arguments: [UInt64(1), 2, 3, 42, 2_026])
+  func behavesLikeADictionary(seed: UInt64) {
+    var random = SplitMix64(seed: seed)
+    var map = UserMap<UInt64>()
+    var model: [UserID: UInt64] = [:]
+    var nextID: UInt32 = 1
+    for _ in 0..<3_000 {
+      let id: UserID
+      switch random.next() % 10 {
+      case 0: id = UserID(UInt32(truncatingIfNeeded: random.next()))
+      case 1, 2: id = model.keys.randomElement(using: &random) ?? UserID(nextID)
+      default:
+        nextID += UInt32(random.next() % 3)
+        id = UserID(nextID)
+      }
+      let value = random.next()
+      switch random.next() % 5 {
+      case 0:
+        #expect(map.removeValue(forKey: id) == model.removeValue(forKey: id))
+      case 1:
+        map[id]? &+= 1
+        model[id]? &+= 1
+      default:
+        #expect(map.updateValue(value, forKey: id) == model.updateValue(value, forKey: id))
+      }
+      #expect(map[id] == model[id])
+      #expect(map.count == model.count)
+      #expect(map.slotCount <= 4 * (map.count + 1) + 256)
+    }
+    #expect(Dictionary(map) == model)
+    let rebuilt = UserMap(model)
+    #expect(Dictionary(rebuilt) == model)
+    #expect(rebuilt.count == model.count)
+    let missing = model.filter { rebuilt[$0.key] != $0.value }.count
+    #expect(missing == 0)
+    #expect(map == rebuilt)
   }
 }

@@ -82,14 +82,14 @@ extension SessionState {
 
     case .videoStatusChanged(let user, let isOn):
       let index = try indexOf(user, event)
-      participants.values[index].isVideoOn = isOn
+      participants.modifyValue(at: index) { $0.isVideoOn = isOn }
 
     case .audioStatusChanged(let user, let type, let isMuted):
       let index = try indexOf(user, event)
-      participants.values[index].audio.type = type
-      participants.values[index].audio.isMuted = isMuted
-      if isMuted || type == .none {
-        participants.values[index].audio.isTalking = false
+      participants.modifyValue(at: index) {
+        $0.audio.type = type
+        $0.audio.isMuted = isMuted
+        if isMuted || type == .none { $0.audio.isTalking = false }
       }
       if user == myselfID, !isMuted { unmuteRequestedBy = nil }
 
@@ -97,19 +97,19 @@ extension SessionState {
       try requireDistinctPresent(speakers, event)
       for id in activeSpeakers {
         if let index = participants.index(forKey: id) {
-          participants.values[index].audio.isTalking = false
+          participants.modifyValue(at: index) { $0.audio.isTalking = false }
         }
       }
       for id in speakers {
         if let index = participants.index(forKey: id) {
-          participants.values[index].audio.isTalking = true
+          participants.modifyValue(at: index) { $0.audio.isTalking = true }
         }
       }
       activeSpeakers = speakers
 
     case .hostAskedUnmute(let asker):
       let index = try indexOf(asker, event)
-      guard participants.values[index].role != .participant else {
+      guard participants[index].value.role != .participant else {
         throw reject(.invalidTarget, event, "\(asker) is neither host nor manager")
       }
       unmuteRequestedBy = asker
@@ -130,33 +130,33 @@ extension SessionState {
       let index = try indexOf(newHost, event)
       guard newHost != hostID else { throw reject(.noChange, event, "\(newHost) is host") }
       if let old = hostID, let oldIndex = participants.index(forKey: old) {
-        participants.values[oldIndex].role = .participant
+        participants.modifyValue(at: oldIndex) { $0.role = .participant }
       }
-      if participants.values[index].role == .manager { order.removeManager(newHost) }
-      participants.values[index].role = .host
+      if participants[index].value.role == .manager { order.removeManager(newHost) }
+      participants.modifyValue(at: index) { $0.role = .host }
       hostID = newHost
 
     case .managerChanged(let user, let isManager):
       let index = try indexOf(user, event)
-      let role = participants.values[index].role
+      let role = participants[index].value.role
       guard role != .host else { throw reject(.invalidTarget, event, "\(user) is the host") }
       guard isManager != (role == .manager) else {
         throw reject(.noChange, event, "\(user) already \(isManager ? "is" : "is not") manager")
       }
-      participants.values[index].role = isManager ? .manager : .participant
+      participants.modifyValue(at: index) { $0.role = isManager ? .manager : .participant }
       if isManager {
-        order.insertManager(user, joinOrder: participants.values[index].joinOrder)
+        order.insertManager(user, joinOrder: participants[index].value.joinOrder)
       } else {
         order.removeManager(user)
       }
 
     case .nameChanged(let user, let name):
       let index = try indexOf(user, event)
-      participants.values[index].name = name
+      participants.modifyValue(at: index) { $0.name = name }
 
     case .networkStatusChanged(let user, let quality):
       let index = try indexOf(user, event)
-      participants.values[index].networkQuality = quality
+      participants.modifyValue(at: index) { $0.networkQuality = quality }
 
     case .annotationStarted(let user, let owner):
       _ = try indexOf(user, event)
@@ -179,7 +179,7 @@ extension SessionState {
     case .annotationCleared(let user, let owner, let type):
       let index = try indexOf(user, event)
       _ = try liveShare(of: owner, event)
-      let role = participants.values[index].role
+      let role = participants[index].value.role
       let allowed =
         switch type {
         case .all: role != .participant || user == owner
@@ -230,7 +230,7 @@ extension SessionState {
 
   @inline(__always)
   private func indexOf(_ user: UserID, _ event: SessionEvent) throws(EventRejection)
-    -> Dictionary<UserID, Participant>.Index
+    -> UserMap<Participant>.Index
   {
     guard let index = participants.index(forKey: user) else {
       throw reject(.unknownUser, event, "\(user) is not in the session")
@@ -350,13 +350,13 @@ extension SessionState {
     of user: UserID, to status: ShareStatus, kind: ShareKind, _ event: SessionEvent
   ) throws(EventRejection) {
     let index = try indexOf(user, event)
-    let current = participants.values[index].shareStatus
+    let current = participants[index].value.shareStatus
     switch status {
     case .started:
       guard !current.isActive else {
         throw reject(.invalidShareTransition, event, "\(user) is already sharing")
       }
-      let role = participants.values[index].role
+      let role = participants[index].value.role
       switch shareSetting {
       case .none:
         throw reject(.shareNotAllowed, event, "sharing is disabled")
@@ -390,7 +390,7 @@ extension SessionState {
     case .none:
       throw reject(.invalidShareTransition, event, "a share cannot return to none")
     }
-    participants.values[index].shareStatus = status
+    participants.modifyValue(at: index) { $0.shareStatus = status }
   }
 
   private mutating func applySnapshot(_ snapshot: SessionSnapshot, _ event: SessionEvent)

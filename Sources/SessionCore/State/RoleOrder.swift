@@ -14,7 +14,7 @@ struct RoleOrder: Sendable {
   /// Everyone, by join order, with tombstones for users who left.
   private var slots: [Slot] = []
   /// Where each present user's slot is.
-  private var slotIndex = DenseIDMap<Int>()
+  private var slotIndex = UserMap<Int>()
   private var deadCount = 0
   /// Managers by join order.
   private(set) var managers: [UserID] = []
@@ -25,7 +25,7 @@ struct RoleOrder: Sendable {
   /// Makes room for `count` users, so a snapshot fills the order without regrowing it.
   mutating func reserveCapacity(_ count: Int) {
     slots.reserveCapacity(count)
-    slotIndex.reserve(count)
+    slotIndex.reserveCapacity(count)
   }
 
   /// Adds a user in join order.
@@ -56,7 +56,7 @@ struct RoleOrder: Sendable {
 
   /// Removes a user; amortised O(1), plus O(managers) if they were a manager.
   mutating func remove(_ id: UserID, wasManager: Bool) {
-    guard let index = slotIndex.removeValue(for: id) else { return }
+    guard let index = slotIndex.removeValue(forKey: id) else { return }
     slots[index].isAlive = false
     deadCount += 1
     if wasManager { removeManager(id) }

@@ -57,7 +57,7 @@ public struct SharedSessionFacts: Sendable, Hashable {
   /// The session id.
   public var sessionID: String?
   /// Everyone present.
-  public var participants: [UserID: Participant]
+  public var participants: UserMap<Participant>
   /// The host.
   public var hostID: UserID?
   /// The share setting.

@@ -15,7 +15,7 @@ public struct SessionState: Sendable {
   /// The local user's id, while in a session.
   public internal(set) var myselfID: UserID?
   /// Everyone present, by id. Use ``orderedRoster`` for display order.
-  public internal(set) var participants: [UserID: Participant] = [:]
+  public internal(set) var participants: UserMap<Participant> = [:]
   /// The host's id, if there is a host.
   public internal(set) var hostID: UserID?
   /// The share setting.

@@ -1,31 +1,52 @@
-/// A map from user ids to values, for the per-event paths that look users up in every replica.
+/// A dictionary from user ids to values, laid out for the small, close ids a session service
+/// hands out: the map of a replica's participants, and of an SDK instance's user handles.
 ///
-/// The ids a service hands out are small and close together, so values live in an array
-/// indexed from the first id stored: one probe per lookup, no hashing. An id too far from the
-/// others for the array to stay within four slots per value (plus some room) goes to a
-/// dictionary, so memory stays proportional to the values whatever the ids.
+/// Values live in an array indexed from the lowest id stored, so a lookup is one probe with no
+/// hashing, and users who joined one after the other sit side by side in memory (a fan-out that
+/// walks users in join order walks memory in order). An id too far from the others for the
+/// array to stay within four slots per value (plus some room) goes to an ordinary dictionary
+/// instead, so memory stays proportional to the values whatever the ids; when the low ids have
+/// left, the array moves up to the ids still present, at a cost spread over the inserts since
+/// it last moved.
 ///
-/// A value type with copy-on-write storage, like the collections it is built from, and
-/// `Sendable` when its values are: it belongs to whoever holds it, like any value.
+/// It reads like `[UserID: Value]`: a subscript by id, `keys`, `values`, `count`, iteration over
+/// `(key, value)` pairs, `removeValue(forKey:)`, dictionary literals. Iteration order is
+/// unspecified, as for a dictionary (today: ascending ids in the array, then the others).
 ///
-/// Public only to the package's own modules, through `@_spi(Engine)` (the SDK's user handles
-/// use it), and inlinable so that they get it specialized: used from another module without
-/// that, or as a `package` type, it was not, and cost the SDK's per-event path about 400
-/// instructions more (callgrind).
-@_spi(Engine) public struct DenseIDMap<Value> {
+/// A value type with copy-on-write storage, like the collections it is built from: it belongs
+/// to whoever holds it, and is `Sendable` when its values are.
+///
+/// - Complexity: Lookup, update and removal O(1); insertion amortised O(1).
+public struct UserMap<Value> {
+  // Inlinable storage: the SDK's per-event path reads these from another module, and
+  // unspecialized generic access there cost about 400 instructions per delivery (Decision 0008).
   @usableFromInline var slots: [Value?] = []
   @usableFromInline var base: UInt32 = 0
-  @usableFromInline var overflow: [UserID: Value] = [:]
+  @usableFromInline var far: [UserID: Value] = [:]
   @usableFromInline var storedCount = 0
-
-  /// How many values are stored.
-  @inlinable public var count: Int { storedCount }
+  @usableFromInline var insertsSinceRebase = 0
 
   /// An empty map.
   @inlinable public init() {}
 
-  /// Slots in the array, used or not; for tests of the memory bound.
+  /// A map holding the pairs of `dictionary`.
+  @inlinable public init(_ dictionary: [UserID: Value]) {
+    self.init()
+    reserveCapacity(dictionary.count)
+    for (id, value) in dictionary { self[id] = value }
+  }
+
+  /// How many values are stored.
+  @inlinable public var count: Int { storedCount }
+
+  /// Whether no value is stored.
+  @inlinable public var isEmpty: Bool { storedCount == 0 }
+
+  /// Array slots, used or not; for tests of the memory bound.
   var slotCount: Int { slots.count }
+
+  /// Values kept in the dictionary for far ids; for tests.
+  var farCount: Int { far.count }
 
   /// The slot of `id` in `slots`, when it has one. Ids below `base` wrap to large offsets.
   @inlinable @inline(__always)
@@ -33,50 +54,150 @@
     Int(id.rawValue &- base)
   }
 
-  /// The value for `id`, if any; setting `nil` removes it.
+  /// How far past the first slot the array may reach for `count` values.
+  @inlinable @inline(__always)
+  static func slotLimit(for count: Int) -> Int {
+    4 * (count + 1) + 256
+  }
+
+  /// The value for `id`, if any; setting `nil` removes it. Changes through the subscript
+  /// (`map[id]?.field = x`) happen in place.
   @inlinable public subscript(id: UserID) -> Value? {
     get {
       let offset = offset(of: id)
       if offset < slots.count { return slots[offset] }
-      return overflow.isEmpty ? nil : overflow[id]
+      return far.isEmpty ? nil : far[id]
     }
     set {
-      if let newValue { insert(newValue, for: id) } else { removeValue(for: id) }
+      if let newValue { updateValue(newValue, forKey: id) } else { removeValue(forKey: id) }
+    }
+    _modify {
+      let offset = offset(of: id)
+      if offset < slots.count, slots[offset] != nil {
+        // Present in the array: change it where it lies. Setting nil through here removes it.
+        yield &slots[offset]
+        if slots[offset] == nil { storedCount -= 1 }
+      } else {
+        var value = self[id]
+        yield &value
+        self[id] = value
+      }
     }
   }
 
-  /// Stores `value` under `id`, replacing any value there.
-  @inlinable public mutating func insert(_ value: Value, for id: UserID) {
-    if count == 0 {
+  /// Whether a value is stored for `id`.
+  @inlinable public func contains(_ id: UserID) -> Bool {
+    let offset = offset(of: id)
+    if offset < slots.count { return slots[offset] != nil }
+    return !far.isEmpty && far[id] != nil
+  }
+
+  /// Stores `value` under `id`.
+  ///
+  /// - Returns: The value it replaced, if any.
+  @inlinable @discardableResult
+  public mutating func updateValue(_ value: Value, forKey id: UserID) -> Value? {
+    if storedCount == 0 {
       slots.removeAll(keepingCapacity: true)
-      overflow.removeAll(keepingCapacity: true)
+      far.removeAll(keepingCapacity: true)
       base = id.rawValue
+      insertsSinceRebase = 0
     }
     let offset = offset(of: id)
     if offset < slots.count {
-      if slots[offset] == nil { storedCount += 1 }
+      let old = slots[offset]
       slots[offset] = value
-      return
+      if old == nil { inserted() }
+      return old
     }
-    if offset == slots.count {
+    if !far.isEmpty, far[id] != nil { return far.updateValue(value, forKey: id) }
+    if offset == slots.count, offset < Self.slotLimit(for: storedCount) {
       slots.append(value)
-      storedCount += 1
+      inserted()
+      return nil
+    }
+    insertNew(value, for: id, at: offset)
+    return nil
+  }
+
+  @inlinable @inline(__always)
+  mutating func inserted() {
+    storedCount += 1
+    insertsSinceRebase += 1
+  }
+
+  /// A value for an id with no slot: grow the array to it while it stays within bounds, move
+  /// the array up to the ids present if that brings it within bounds, else keep it aside.
+  @usableFromInline mutating func insertNew(_ value: Value, for id: UserID, at offset: Int) {
+    let limit = Self.slotLimit(for: storedCount)
+    // Ids below `base` wrap to offsets far beyond any limit.
+    if offset < limit {
+      growSlots(to: offset + 1)
+      slots[offset] = value
+      inserted()
       return
     }
-    // Grow the array only while it stays within four slots per value (plus some room), so
-    // that a few far-apart ids cannot make it huge.
-    if offset < 4 * (count + 1) + 256 {
-      slots.append(contentsOf: repeatElement(nil, count: offset - slots.count))
-      slots.append(value)
-      storedCount += 1
-      return
+    // Moving costs O(slots), so do it only after as many inserts as values stored.
+    if insertsSinceRebase >= Swift.max(16, storedCount) {
+      rebase(including: id)
+      let offset = self.offset(of: id)
+      if offset < Self.slotLimit(for: storedCount) {
+        if offset >= slots.count { growSlots(to: offset + 1) }
+        slots[offset] = value
+        inserted()
+        return
+      }
     }
-    if overflow.updateValue(value, forKey: id) == nil { storedCount += 1 }
+    far[id] = value
+    inserted()
+  }
+
+  /// Extends the array to `count` slots, moving in the far values whose ids it now covers:
+  /// an id with a slot is never kept aside, so a lookup that finds an empty slot is done.
+  @usableFromInline mutating func growSlots(to count: Int) {
+    let old = slots.count
+    guard count > old else { return }
+    slots.append(contentsOf: repeatElement(nil, count: count - old))
+    guard !far.isEmpty else { return }
+    for offset in old..<count {
+      if let value = far.removeValue(forKey: UserID(base &+ UInt32(offset))) {
+        slots[offset] = value
+      }
+    }
+  }
+
+  /// Lays the array out again from the lowest id present (or `id`, if lower), taking back
+  /// the far values that fit.
+  @usableFromInline mutating func rebase(including id: UserID) {
+    var pairs: [(UserID, Value)] = []
+    pairs.reserveCapacity(storedCount)
+    for (index, slot) in slots.enumerated() {
+      if let slot { pairs.append((UserID(base &+ UInt32(index)), slot)) }
+    }
+    for (key, value) in far { pairs.append((key, value)) }
+    pairs.sort { $0.0.rawValue < $1.0.rawValue }
+    let lowest = Swift.min(pairs.first?.0.rawValue ?? id.rawValue, id.rawValue)
+    let limit = Self.slotLimit(for: storedCount + 1)
+    slots.removeAll(keepingCapacity: true)
+    far.removeAll(keepingCapacity: true)
+    base = lowest
+    for (key, value) in pairs {
+      let offset = self.offset(of: key)
+      if offset < limit {
+        if offset >= slots.count {
+          slots.append(contentsOf: repeatElement(nil, count: offset + 1 - slots.count))
+        }
+        slots[offset] = value
+      } else {
+        far[key] = value
+      }
+    }
+    insertsSinceRebase = 0
   }
 
   /// Removes and returns the value for `id`, if any.
   @inlinable @discardableResult
-  public mutating func removeValue(for id: UserID) -> Value? {
+  public mutating func removeValue(forKey id: UserID) -> Value? {
     let offset = offset(of: id)
     if offset < slots.count {
       guard let value = slots[offset] else { return nil }
@@ -84,24 +205,228 @@
       storedCount -= 1
       return value
     }
-    guard let value = overflow.removeValue(forKey: id) else { return nil }
+    guard !far.isEmpty, let value = far.removeValue(forKey: id) else { return nil }
     storedCount -= 1
     return value
+  }
+
+  /// Removes every value, keeping the storage when asked.
+  @inlinable public mutating func removeAll(keepingCapacity keep: Bool = false) {
+    slots.removeAll(keepingCapacity: keep)
+    far.removeAll(keepingCapacity: keep)
+    storedCount = 0
+    insertsSinceRebase = 0
   }
 
   /// Makes room for `additional` more values at once (everyone in a snapshot), rather than
   /// growing step by step. Growth stays geometric: reserving exactly what one more join needs
   /// would reallocate the array on every join.
-  @inlinable public mutating func reserve(_ additional: Int) {
-    let needed = Swift.min(slots.count + additional, 4 * (count + additional) + 256)
+  @inlinable public mutating func reserveCapacity(_ additional: Int) {
+    let needed = Swift.min(slots.count + additional, Self.slotLimit(for: count + additional))
     guard needed > slots.capacity else { return }
     slots.reserveCapacity(Swift.max(needed, 2 * slots.capacity))
   }
+}
 
-  /// Every stored value, in no particular order.
-  @inlinable public var values: [Value] {
-    slots.compactMap { $0 } + overflow.values
+// MARK: - Collection
+
+extension UserMap: Collection {
+  /// A position in the map: a slot of the array, or past the array, an entry of the far ids.
+  public struct Index: Comparable {
+    @usableFromInline let slot: Int
+    @usableFromInline let farIndex: Dictionary<UserID, Value>.Index?
+
+    @inlinable init(slot: Int, farIndex: Dictionary<UserID, Value>.Index?) {
+      self.slot = slot
+      self.farIndex = farIndex
+    }
+
+    /// Array slots come first, in order, then the far entries in the dictionary's order.
+    @inlinable public static func < (lhs: Index, rhs: Index) -> Bool {
+      if lhs.slot != rhs.slot { return lhs.slot < rhs.slot }
+      switch (lhs.farIndex, rhs.farIndex) {
+      case (let left?, let right?): return left < right
+      case (nil, _?): return true
+      default: return false
+      }
+    }
+  }
+
+  /// A stored id and its value.
+  public typealias Element = (key: UserID, value: Value)
+
+  /// The position of the first value; O(empty slots before it).
+  @inlinable public var startIndex: Index { firstIndex(fromSlot: 0) }
+
+  /// The position past the last value.
+  @inlinable public var endIndex: Index { Index(slot: slots.count, farIndex: far.endIndex) }
+
+  /// The position of the next value.
+  @inlinable public func index(after index: Index) -> Index {
+    if index.slot < slots.count { return firstIndex(fromSlot: index.slot + 1) }
+    guard let farIndex = index.farIndex else { preconditionFailure("UserMap index out of range") }
+    return Index(slot: slots.count, farIndex: far.index(after: farIndex))
+  }
+
+  /// The id and value at a valid position.
+  @inlinable public subscript(position: Index) -> Element {
+    if position.slot < slots.count {
+      guard let value = slots[position.slot] else {
+        preconditionFailure("UserMap index of no value")
+      }
+      return (UserID(base &+ UInt32(position.slot)), value)
+    }
+    guard let farIndex = position.farIndex else {
+      preconditionFailure("UserMap index out of range")
+    }
+    let (key, value) = far[farIndex]
+    return (key, value)
+  }
+
+  @inlinable func firstIndex(fromSlot start: Int) -> Index {
+    var slot = start
+    while slot < slots.count, slots[slot] == nil { slot += 1 }
+    return Index(slot: slot, farIndex: slot < slots.count ? nil : far.startIndex)
+  }
+
+  /// Changes the value at a valid position in place, like a dictionary's
+  /// `values[index].field = x`, and returns what `body` returns.
+  ///
+  /// A method taking a closure rather than a `_modify` accessor: the accessor's coroutine,
+  /// nested in the array's, allocated a frame on every call where it was not inlined.
+  @inlinable
+  public mutating func modifyValue<Result>(
+    at position: Index, _ body: (inout Value) -> Result
+  ) -> Result {
+    if position.slot < slots.count {
+      return slots.withUnsafeMutableBufferPointer { slots in
+        guard slots[position.slot] != nil else {
+          preconditionFailure("UserMap index of no value")
+        }
+        // Changed where it lies. Moving it out and back instead (`take()`) cost this
+        // per-event path about 140 instructions more (callgrind).
+        // swift-format-ignore: NeverForceUnwrap
+        return body(&slots[position.slot]!)
+      }
+    }
+    guard let farIndex = position.farIndex else {
+      preconditionFailure("UserMap index out of range")
+    }
+    return body(&far.values[farIndex])
+  }
+
+  /// The position of `id`'s value, if one is stored.
+  @inlinable public func index(forKey id: UserID) -> Index? {
+    let offset = offset(of: id)
+    if offset < slots.count {
+      return slots[offset] == nil ? nil : Index(slot: offset, farIndex: nil)
+    }
+    guard !far.isEmpty, let farIndex = far.index(forKey: id) else { return nil }
+    return Index(slot: slots.count, farIndex: farIndex)
+  }
+
+  /// The stored ids, in the map's order.
+  @inlinable public var keys: Keys { Keys(map: self) }
+
+  /// The stored values, in the map's order.
+  @inlinable public var values: Values { Values(map: self) }
+
+  /// The ids of a ``UserMap``, in its order.
+  public struct Keys: Collection {
+    @usableFromInline let map: UserMap
+    @inlinable init(map: UserMap) { self.map = map }
+    /// The map's first position.
+    @inlinable public var startIndex: Index { map.startIndex }
+    /// The map's end position.
+    @inlinable public var endIndex: Index { map.endIndex }
+    /// How many values the map stores; O(1).
+    @inlinable public var count: Int { map.count }
+    /// Whether the map is empty; O(1).
+    @inlinable public var isEmpty: Bool { map.isEmpty }
+    /// The map's next position.
+    @inlinable public func index(after index: Index) -> Index { map.index(after: index) }
+    /// The id at a valid position.
+    @inlinable public subscript(position: Index) -> UserID { map[position].key }
+  }
+
+  /// The values of a ``UserMap``, in its order.
+  public struct Values: Collection {
+    @usableFromInline let map: UserMap
+    @inlinable init(map: UserMap) { self.map = map }
+    /// The map's first position.
+    @inlinable public var startIndex: Index { map.startIndex }
+    /// The map's end position.
+    @inlinable public var endIndex: Index { map.endIndex }
+    /// How many values the map stores; O(1).
+    @inlinable public var count: Int { map.count }
+    /// Whether the map is empty; O(1).
+    @inlinable public var isEmpty: Bool { map.isEmpty }
+    /// The map's next position.
+    @inlinable public func index(after index: Index) -> Index { map.index(after: index) }
+    /// The value at a valid position.
+    @inlinable public subscript(position: Index) -> Value { map[position].value }
   }
 }
 
-@_spi(Engine) extension DenseIDMap: Sendable where Value: Sendable {}
+// MARK: - Conformances
+
+extension UserMap: ExpressibleByDictionaryLiteral {
+  /// A map of the literal's pairs; a repeated id keeps its last value.
+  @inlinable public init(dictionaryLiteral elements: (UserID, Value)...) {
+    self.init()
+    for (id, value) in elements { self[id] = value }
+  }
+}
+
+extension UserMap: Equatable where Value: Equatable {
+  /// Maps are equal when they store the same values under the same ids, however laid out.
+  @inlinable public static func == (lhs: UserMap, rhs: UserMap) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    if lhs.base == rhs.base, lhs.far.isEmpty, rhs.far.isEmpty {
+      let shared = Swift.min(lhs.slots.count, rhs.slots.count)
+      // Equal counts, so any values beyond the shared slots would differ somewhere inside.
+      return lhs.slots[..<shared] == rhs.slots[..<shared]
+    }
+    return lhs.allSatisfy { rhs[$0.key] == $0.value }
+  }
+}
+
+extension UserMap: Hashable where Value: Hashable {
+  /// Hashes the pairs regardless of their order or layout, as a dictionary does.
+  public func hash(into hasher: inout Hasher) {
+    var combined = 0
+    for (key, value) in self {
+      var element = Hasher()
+      element.combine(key)
+      element.combine(value)
+      combined ^= element.finalize()
+    }
+    hasher.combine(count)
+    hasher.combine(combined)
+  }
+}
+
+extension UserMap: Sendable where Value: Sendable {}
+extension UserMap.Index: Sendable where Value: Sendable {}
+extension UserMap.Keys: Sendable where Value: Sendable {}
+extension UserMap.Values: Sendable where Value: Sendable {}
+
+extension UserMap: CustomStringConvertible, CustomDebugStringConvertible {
+  /// The pairs in ascending id order, written like a dictionary literal.
+  public var description: String {
+    guard !isEmpty else { return "[:]" }
+    let pairs = sorted { $0.key.rawValue < $1.key.rawValue }
+    return "[" + pairs.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
+  }
+
+  /// The pairs in ascending id order, marked as a `UserMap`.
+  public var debugDescription: String { "UserMap(\(description))" }
+}
+
+extension Dictionary where Key == UserID {
+  /// A dictionary of the pairs of `map`.
+  @inlinable public init(_ map: UserMap<Value>) {
+    self.init(minimumCapacity: map.count)
+    for (id, value) in map { self[id] = value }
+  }
+}

@@ -26,7 +26,7 @@ public struct SessionStateFields: Sendable, Hashable {
   /// ``SessionCore/SessionState/myselfID``.
   public var myselfID: UserID?
   /// ``SessionCore/SessionState/participants``.
-  public var participants: [UserID: Participant]
+  public var participants: UserMap<Participant>
   /// ``SessionCore/SessionState/hostID``.
   public var hostID: UserID?
   /// ``SessionCore/SessionState/shareSetting``.
@@ -148,7 +148,7 @@ struct FieldDiff {
     if expected != got { lines.append("\(name): expected \(show(expected)), got \(show(got))") }
   }
 
-  mutating func participants(_ expected: [UserID: Participant], _ got: [UserID: Participant]) {
+  mutating func participants(_ expected: UserMap<Participant>, _ got: UserMap<Participant>) {
     for id in Set(expected.keys).union(got.keys).sorted() {
       let name = "participants[\(id)]"
       switch (expected[id], got[id]) {
