@@ -6,16 +6,20 @@
 ///
 /// Equality and coding cover the shared facts; the role-order cache is derived and left out.
 public struct SessionState: Sendable {
+  // Stored in the order an everyday event (video, audio) reads them, so that the reduction
+  // touches one cache line of the state before the participant it changes.
   /// Lifecycle phase.
   public internal(set) var phase: SessionPhase = .idle
+  /// The local user's id, while in a session.
+  public internal(set) var myselfID: UserID?
+  /// The user who last asked the local user to unmute (`onHostAskUnmute`), until audio changes.
+  public internal(set) var unmuteRequestedBy: UserID?
+  /// Everyone present, by id. Use ``orderedRoster`` for display order.
+  public internal(set) var participants: UserMap<Participant> = [:]
   /// The session name, once a join was requested.
   public internal(set) var sessionName: String?
   /// The service's session id, once joined.
   public internal(set) var sessionID: String?
-  /// The local user's id, while in a session.
-  public internal(set) var myselfID: UserID?
-  /// Everyone present, by id. Use ``orderedRoster`` for display order.
-  public internal(set) var participants: UserMap<Participant> = [:]
   /// The host's id, if there is a host.
   public internal(set) var hostID: UserID?
   /// The share setting.
@@ -28,8 +32,6 @@ public struct SessionState: Sendable {
   public internal(set) var chatMessages: [ChatMessage] = []
   /// Who is talking, as last reported.
   public internal(set) var activeSpeakers: [UserID] = []
-  /// The user who last asked the local user to unmute (`onHostAskUnmute`), until audio changes.
-  public internal(set) var unmuteRequestedBy: UserID?
   /// The last error reported (`onError`) or that ended a join.
   public internal(set) var lastError: VideoSDKError?
 

@@ -34,29 +34,22 @@ final class SDKEngine {
   /// is a delegate. For recorders and test support.
   @exclusivity(unchecked) var callbackObserver: ((VideoSDKCallback) -> Void)?
 
+  @exclusivity(unchecked) var isPumping = false
+  @exclusivity(unchecked) var inboxHead = 0
+  @exclusivity(unchecked) var inbox: [Work] = []
+  @exclusivity(unchecked) var linkGeneration: UInt64 = 0
   /// The sequence number of the last service event applied in the current (or last) session;
   /// events numbered at or below it are dropped as duplicates.
   @exclusivity(unchecked) var lastServiceSequence: UInt64 = 0
-
-  @exclusivity(unchecked) var currentSession: Session? {
-    didSet { currentUsers = currentSession?.users }
-  }
   /// The current session's user handles, so that callbacks find them without retaining the
   /// session (see `UserHandles`).
   @exclusivity(unchecked) var currentUsers: UserHandles?
-  @exclusivity(unchecked) var linkGeneration: UInt64 = 0
-  @exclusivity(unchecked) var link: (any SessionLink)?
-  /// A copy of `link` that the facade's `deinit` may take from any thread.
-  let linkForRelease = Mutex<LinkBox?>(nil)
-  @exclusivity(unchecked) var isPumping = false
-  @exclusivity(unchecked) var inbox: [Work] = []
-  @exclusivity(unchecked) var inboxHead = 0
-  @exclusivity(unchecked) var annotationHelpers: [UserID: AnnotationHelper] = [:]
-  @exclusivity(unchecked) var pendingCommands: [CommandID: PendingCommand] = [:]
-  /// The list handed to one-user callbacks, reused (see `users(_:)`).
-  @exclusivity(unchecked) var oneUserList: [User] = []
   /// The one-id lists of video and audio callbacks, reused (see `CallbackMapping`).
   @exclusivity(unchecked) var oneUserIDs: [UserID] = []
+  /// The list handed to one-user callbacks, reused (see `users(_:)`).
+  @exclusivity(unchecked) var oneUserList: [User] = []
+  @exclusivity(unchecked) var annotationHelpers: [UserID: AnnotationHelper] = [:]
+  @exclusivity(unchecked) var pendingCommands: [CommandID: PendingCommand] = [:]
 
   // The helpers are made with the instance (callbacks hand them out on every event; a `lazy`
   // property would check exclusivity on each read) and pointed back at it in `init`.
@@ -65,6 +58,15 @@ final class SDKEngine {
   let userHelper = UserHelper()
   let shareHelper = ShareHelper()
   let chatHelper = ChatHelper()
+
+  // Read by fewer events, or only by commands and the lifecycle.
+
+  @exclusivity(unchecked) var currentSession: Session? {
+    didSet { currentUsers = currentSession?.users }
+  }
+  @exclusivity(unchecked) var link: (any SessionLink)?
+  /// A copy of `link` that the facade's `deinit` may take from any thread.
+  let linkForRelease = Mutex<LinkBox?>(nil)
 
   /// Receives every log line.
   @exclusivity(unchecked) var logHandler: ((SDKLogRecord) -> Void)?

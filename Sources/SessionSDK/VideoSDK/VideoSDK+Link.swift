@@ -79,7 +79,9 @@ extension SDKEngine {
     }
     isPumping = true
     defer { isPumping = false }
-    if generation == linkGeneration, link != nil { handle(message) }
+    // The generation alone tells a current link: closing one moves the generation on, and
+    // `link` is set for the generation a new link starts with.
+    if generation == linkGeneration { handle(message) }
     drainInbox()
   }
 
