@@ -20,7 +20,12 @@
 public struct UserMap<Value> {
   // Inlinable storage: the SDK's per-event path reads these from another module, and
   // unspecialized generic access there cost about 400 instructions per delivery (Decision 0008).
-  @usableFromInline var slots: [Value?] = []
+  @usableFromInline var slots: [Value?] = [] {
+    // Kept beside the array so that a lookup need not read the array's header, a cache line
+    // of its own when the slot is far from it: at a thousand replicas each lookup misses.
+    didSet { slotEnd = slots.count }
+  }
+  @usableFromInline var slotEnd = 0
   @usableFromInline var base: UInt32 = 0
   @usableFromInline var far: [UserID: Value] = [:]
   @usableFromInline var storedCount = 0
@@ -43,7 +48,7 @@ public struct UserMap<Value> {
   @inlinable public var isEmpty: Bool { storedCount == 0 }
 
   /// Array slots, used or not; for tests of the memory bound.
-  var slotCount: Int { slots.count }
+  var slotCount: Int { slotEnd }
 
   /// Values kept in the dictionary for far ids; for tests.
   var farCount: Int { far.count }
@@ -52,6 +57,12 @@ public struct UserMap<Value> {
   @inlinable @inline(__always)
   func offset(of id: UserID) -> Int {
     Int(id.rawValue &- base)
+  }
+
+  /// The slot at `offset`, which must be below `slotEnd`; reads no array header.
+  @inlinable @inline(__always)
+  func slot(at offset: Int) -> Value? {
+    slots.withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped[offset] }
   }
 
   /// How far past the first slot the array may reach for `count` values.
@@ -65,7 +76,7 @@ public struct UserMap<Value> {
   @inlinable public subscript(id: UserID) -> Value? {
     get {
       let offset = offset(of: id)
-      if offset < slots.count { return slots[offset] }
+      if offset < slotEnd { return slot(at: offset) }
       return far.isEmpty ? nil : far[id]
     }
     set {
@@ -88,7 +99,7 @@ public struct UserMap<Value> {
   /// Whether a value is stored for `id`.
   @inlinable public func contains(_ id: UserID) -> Bool {
     let offset = offset(of: id)
-    if offset < slots.count { return slots[offset] != nil }
+    if offset < slotEnd { return slot(at: offset) != nil }
     return !far.isEmpty && far[id] != nil
   }
 
@@ -318,8 +329,8 @@ extension UserMap: Collection {
   /// The position of `id`'s value, if one is stored.
   @inlinable public func index(forKey id: UserID) -> Index? {
     let offset = offset(of: id)
-    if offset < slots.count {
-      return slots[offset] == nil ? nil : Index(slot: offset, farIndex: nil)
+    if offset < slotEnd {
+      return slot(at: offset) == nil ? nil : Index(slot: offset, farIndex: nil)
     }
     guard !far.isEmpty, let farIndex = far.index(forKey: id) else { return nil }
     return Index(slot: slots.count, farIndex: farIndex)
