@@ -295,6 +295,49 @@ struct SDKUnitTestsMapping {
         ])
   }
 
+  /// One event of every kind, for checks that must cover them all.
+  static let oneOfEach: [SessionEvent] = [
+    .initialized, .cleanedUp, .joinRequested(sessionName: "room", userName: "Ada"),
+    .sessionJoined(
+      SessionSnapshot(
+        sessionName: "room", sessionID: "S1", myself: 2, participants: [], sequence: 1)),
+    .joinFailed(error: .sessionJoinFailed), .leaveRequested, .sessionLeft(reason: .bySelf),
+    .usersJoined([person(4, "Edsger")]), .usersLeft([3]),
+    .videoStatusChanged(user: 3, isOn: true),
+    .audioStatusChanged(user: 3, type: .voip, isMuted: false), .activeSpeakersChanged([3]),
+    .hostAskedUnmute(by: 1), .shareStatusChanged(user: 3, status: .stopped, kind: .view),
+    .shareSettingChanged(.multi), .hostChanged(newHost: 3),
+    .managerChanged(user: 3, isManager: true),
+    .nameChanged(user: 3, name: "Alan T."), .annotationStarted(user: 2, shareOwner: 3),
+    .annotationStopped(user: 2, shareOwner: 3),
+    .annotationCleared(user: 2, shareOwner: 3, type: .all),
+    .annotationPrivilegeChanged(shareOwner: 3, isViewerAnnotationDisabled: true),
+    .chatMessageReceived(
+      ChatMessage(id: "m1", sender: 3, receiver: nil, content: "hi", timestamp: 1)),
+    .chatMessageDeleted(messageID: "m1", deletedBy: .selfSender), .chatPrivilegeChanged(.noOne),
+    .networkStatusChanged(user: 3, quality: .good), .errorOccurred(error: .wrongUsage, detail: 0),
+  ]
+
+  @Test func eventsOnTheFastPathFireTheSameCallbacksWhateverTheContext() {
+    #expect(Set(Self.oneOfEach.map(\.name)).count == Self.oneOfEach.count)
+    let full = CallbackMapping.Context(
+      phaseBefore: .inSession, myself: 3,
+      endedShares: [ActiveShare(owner: 3, startOrder: 1)],
+      annotationHelperOwners: [1, 3])
+    let fast = Self.oneOfEach.filter(VideoSDK.appliesWithoutBookkeeping)
+    #expect(fast.count >= 10, "the steady-state events take the fast path")
+    for event in fast {
+      #expect(
+        CallbackMapping.callbacks(for: event, context: full)
+          == CallbackMapping.callbacks(for: event, context: .init()), "\(event.name)")
+    }
+    // What the fast path skips: the lifecycle, leavers, shares and annotation.
+    for event in Self.oneOfEach where !fast.contains(event) {
+      #expect(
+        SDKEngineBookkeeping.kinds.contains(event.name), "\(event.name) is neither")
+    }
+  }
+
   @Test func contextCapturesTheSharesOfLeavers() throws {
     var state = try SessionState(snapshot: snapshot(myself: 2, users: classroom))
     state.apply(.shareStatusChanged(user: 3, status: .started, kind: .view))
@@ -385,4 +428,14 @@ struct SDKUnitTestsUserHandles {
     #expect(delegate.joined.last !== delegate.left.first, "a user who left keeps the old handle")
     #expect(delegate.joined.last?.getUserName() == "Back")
   }
+}
+
+/// The events whose callbacks or local state need more than the event: the lifecycle, users
+/// leaving, shares, annotation and errors.
+enum SDKEngineBookkeeping {
+  static let kinds: Set<String> = [
+    "initialized", "cleanedUp", "joinRequested", "sessionJoined", "joinFailed",
+    "leaveRequested", "sessionLeft", "usersLeft", "shareStatusChanged", "annotationStarted",
+    "annotationStopped", "annotationCleared", "annotationPrivilegeChanged", "errorOccurred",
+  ]
 }

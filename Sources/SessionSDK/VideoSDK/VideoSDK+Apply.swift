@@ -9,11 +9,17 @@ extension SDKEngine {
   /// - Returns: Whether the event applied.
   @discardableResult
   func apply(_ event: SessionEvent) -> Bool {
-    let helperOwners: Set<UserID> =
-      annotationHelpers.isEmpty ? [] : Set(annotationHelpers.keys)
-    let context = CallbackMapping.Context.capture(
-      before: event, from: store, annotationHelperOwners: helperOwners)
-    prepare(for: event)
+    let isPlain = Self.needsNoBookkeeping(event)
+    let context: CallbackMapping.Context
+    if isPlain {
+      context = CallbackMapping.Context()
+    } else {
+      let helperOwners: Set<UserID> =
+        annotationHelpers.isEmpty ? [] : Set(annotationHelpers.keys)
+      context = CallbackMapping.Context.capture(
+        before: event, from: store, annotationHelperOwners: helperOwners)
+      prepare(for: event)
+    }
     switch store.send(event) {
     case .applied:
       break
@@ -27,15 +33,31 @@ extension SDKEngine {
       log(.warning, "\(event.name) queued by the store; its callbacks are lost")
       return false
     }
-    didApply(event)
+    if !isPlain { didApply(event) }
     // The mapping reads only the event and the context captured before it, and calls into
     // the SDK from a callback are queued by the pump, so each callback can go out as the
     // mapping produces it.
     CallbackMapping.forEachCallback(for: event, context: context, oneUser: &oneUserIDs) {
       deliver($0, view: nil)
     }
-    finish(event)
+    if !isPlain { finish(event) }
     return true
+  }
+
+  /// Whether `event` needs nothing beside the replica and the mapping: no state from before it
+  /// in the callback context (``CallbackMapping/Context/needsStateBefore(_:)``), no annotation
+  /// helper owners, and nothing for `prepare`, `didApply` or `finish` to do. These are the
+  /// events of a session's steady state, skipped past that bookkeeping on every delivery.
+  /// Keep in step with those four.
+  static func needsNoBookkeeping(_ event: SessionEvent) -> Bool {
+    switch event {
+    case .videoStatusChanged, .audioStatusChanged, .activeSpeakersChanged, .hostAskedUnmute,
+      .shareSettingChanged, .hostChanged, .managerChanged, .nameChanged, .usersJoined,
+      .chatMessageReceived, .chatMessageDeleted, .chatPrivilegeChanged, .networkStatusChanged:
+      true
+    default:
+      false
+    }
   }
 
   /// Remembers what handles must still answer after the event removes it from the replica.

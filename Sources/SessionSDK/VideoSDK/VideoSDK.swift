@@ -177,6 +177,12 @@ public final class VideoSDK {
   @discardableResult
   public func replay(_ event: SessionEvent) -> Bool { engine.replay(event) }
 
+  /// Whether an instance applies `event` on its fast path, with no callback context from the
+  /// state before it and no local bookkeeping (see `SDKEngine.needsNoBookkeeping(_:)`).
+  @_spi(Testing) public static func appliesWithoutBookkeeping(_ event: SessionEvent) -> Bool {
+    SDKEngine.needsNoBookkeeping(event)
+  }
+
   /// The link in use, if any.
   @_spi(Testing) public var currentLinkForTesting: (any SessionLink)? {
     engine.currentLinkForTesting
