@@ -37,6 +37,10 @@ final class ServiceSession {
   /// When the session last dropped to one member.
   var idleSince: Int64?
   var nextMessage: UInt64 = 0
+  /// The last user id handed out here. Ids are numbered per session, from 1 and never reused
+  /// in it, so a session's ids stay small and close together however many sessions the
+  /// service runs: replicas keep participants in an array indexed by id (`UserMap`).
+  var nextUserID: UInt32 = 0
   /// A counter of snapshots and chat messages, to tell which members hold which message.
   private(set) var stamp: UInt64 = 0
   /// The stamp of each chat message still in the state.

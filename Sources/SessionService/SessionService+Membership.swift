@@ -104,9 +104,9 @@ extension SessionService {
       sessionsByID[session.state.sessionID ?? ""] = session
     }
 
-    nextUserID += 1
+    session.nextUserID += 1
     nextJoinOrder += 1
-    let id = UserID(nextUserID)
+    let id = UserID(session.nextUserID)
     let role: Role =
       token.roleType == .host ? (session.state.hostID == nil ? .host : .manager) : .participant
     let muted = request.muteAudio || (!session.selfUnmuteAllowed && role == .participant)

@@ -40,7 +40,6 @@ public final class SessionService: SessionHost {
   /// The live sessions by session id, for resumes.
   var sessionsByID: [String: ServiceSession] = [:]
   var random: SplitMix64
-  var nextUserID: UInt32 = 0
   var nextJoinOrder: UInt64 = 0
   var nextSessionNumber: UInt64 = 0
 
