@@ -112,6 +112,22 @@ struct UserMapTests {
     #expect(Set(map.keys) == Set((10_001...10_030).map { UserID(UInt32($0)) }))
   }
 
+  @Test func aTeacherWhoStaysDoesNotPushTheChurningClassAside() {
+    // Ids 1...3 stay all along; thirty places churn through 20,000 newcomers. The array moves
+    // to the newest ids and only the three stayers go to the dictionary.
+    var map = UserMap<Int>()
+    for id in UInt32(1)...33 { map[UserID(id)] = Int(id) }
+    for step in UInt32(0)..<20_000 {
+      map.removeValue(forKey: UserID(step + 4))
+      map[UserID(step + 34)] = Int(step + 34)
+      #expect(map.slotCount <= 4 * (map.count + 1) + 256)
+    }
+    #expect(map.count == 33)
+    #expect(map.farCount <= 3)
+    for id in UInt32(1)...3 { #expect(map[UserID(id)] == Int(id)) }
+    for id in UInt32(20_004)...20_033 { #expect(map[UserID(id)] == Int(id)) }
+  }
+
   @Test func equalityAndHashingIgnoreLayout() {
     var grown = UserMap<String>()
     for id in UInt32(1)...300 { grown[UserID(id)] = "u\(id)" }

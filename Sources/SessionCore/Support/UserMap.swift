@@ -177,27 +177,37 @@ public struct UserMap<Value> {
     }
   }
 
-  /// Lays the array out again from the lowest id present (or `id`, if lower), taking back
-  /// the far values that fit.
+  /// Lays the array out again for the ids present and `id`: from the lowest when they all fit,
+  /// else over the newest, with half the array free above the highest for those still to come.
+  /// The older ids left below then go to the dictionary: in a session with churn these are the
+  /// few who stayed from the start (a teacher, say), against many who came and went.
   @usableFromInline mutating func rebase(including id: UserID) {
     var pairs: [(UserID, Value)] = []
     pairs.reserveCapacity(storedCount)
+    var lowest = id.rawValue
+    var highest = id.rawValue
     for (index, slot) in slots.enumerated() {
-      if let slot { pairs.append((UserID(base &+ UInt32(index)), slot)) }
+      guard let slot else { continue }
+      let key = UserID(base &+ UInt32(index))
+      pairs.append((key, slot))
+      lowest = Swift.min(lowest, key.rawValue)
+      highest = Swift.max(highest, key.rawValue)
     }
-    for (key, value) in far { pairs.append((key, value)) }
-    pairs.sort { $0.0.rawValue < $1.0.rawValue }
-    let lowest = Swift.min(pairs.first?.0.rawValue ?? id.rawValue, id.rawValue)
+    for (key, value) in far {
+      pairs.append((key, value))
+      lowest = Swift.min(lowest, key.rawValue)
+      highest = Swift.max(highest, key.rawValue)
+    }
     let limit = Self.slotLimit(for: storedCount + 1)
     slots.removeAll(keepingCapacity: true)
     far.removeAll(keepingCapacity: true)
-    base = lowest
+    // The span exceeds `limit` in the else branch, so the subtraction stays above `lowest`.
+    base = Int(highest - lowest) < limit ? lowest : highest - UInt32(limit / 2)
     for (key, value) in pairs {
+      // Ids below `base` wrap to offsets beyond any limit, and go aside.
       let offset = self.offset(of: key)
       if offset < limit {
-        if offset >= slots.count {
-          slots.append(contentsOf: repeatElement(nil, count: offset + 1 - slots.count))
-        }
+        if offset >= slots.count { growSlots(to: offset + 1) }
         slots[offset] = value
       } else {
         far[key] = value
