@@ -5,9 +5,9 @@
 /// hashing, and users who joined one after the other sit side by side in memory (a fan-out that
 /// walks users in join order walks memory in order). An id too far from the others for the
 /// array to stay within four slots per value (plus some room) goes to an ordinary dictionary
-/// instead, so memory stays proportional to the values whatever the ids; when the low ids have
-/// left, the array moves up to the ids still present, at a cost spread over the inserts since
-/// it last moved.
+/// instead, so memory stays proportional to the values whatever the ids; after churn the array
+/// moves to the newest ids (the few users who stayed from the start go to the dictionary), at a
+/// cost spread over the inserts since it last moved.
 ///
 /// It reads like `[UserID: Value]`: a subscript by id, `keys`, `values`, `count`, iteration over
 /// `(key, value)` pairs, `removeValue(forKey:)`, dictionary literals. Iteration order is
