@@ -428,6 +428,63 @@ struct SDKUnitTestsUserHandles {
     #expect(delegate.joined.last !== delegate.left.first, "a user who left keeps the old handle")
     #expect(delegate.joined.last?.getUserName() == "Back")
   }
+
+  /// One-user callbacks hand out the list each handle is kept in: a list the delegate keeps
+  /// names the same user ever after, whoever the next callbacks name.
+  @Test func aListTheDelegateKeepsNeverChanges() {
+    let sdk = VideoSDK()
+    let delegate = ListKeeper()
+    sdk.delegate = delegate
+    #expect(sdk.replay(.initialized))
+    #expect(sdk.replay(.joinRequested(sessionName: "Algebra101", userName: "Grace")))
+    #expect(sdk.replay(.sessionJoined(snapshot(myself: 1, users: classroom))))
+    for id in [UserID(2), 3, 2, 1] {
+      #expect(sdk.replay(.videoStatusChanged(user: id, isOn: true)))
+      #expect(sdk.replay(.videoStatusChanged(user: id, isOn: false)))
+    }
+    #expect(delegate.lists.map { $0.map(\.id) } == [[2], [2], [3], [3], [2], [2], [1], [1]])
+    let handle = sdk.getSession()?.user(withID: 2)
+    #expect(delegate.lists[0][0] === handle && delegate.lists[4][0] === handle)
+  }
+
+  /// The handles belong to their session: after it ends, the ended session still answers with
+  /// the handles its callbacks gave out, and the next session gives out new ones.
+  @Test func handlesStayWithTheSessionThatGaveThemOut() {
+    let sdk = VideoSDK()
+    let delegate = HandleDelegate()
+    sdk.delegate = delegate
+    #expect(sdk.replay(.initialized))
+    #expect(sdk.replay(.joinRequested(sessionName: "Algebra101", userName: "Grace")))
+    #expect(sdk.replay(.sessionJoined(snapshot(myself: 1, users: classroom))))
+    #expect(sdk.replay(.videoStatusChanged(user: 2, isOn: true)))
+    guard let first = sdk.getSession(), let ada = delegate.videoChanged.first else {
+      Issue.record("no session or no callback")
+      return
+    }
+    #expect(first.user(withID: 2) === ada)
+    #expect(sdk.replay(.sessionLeft(reason: .bySelf)))
+    #expect(sdk.getSession() == nil)
+    #expect(first.user(withID: 2) === ada, "the ended session keeps its handles")
+    #expect(ada.getUserName() == "Ada", "last known")
+
+    #expect(sdk.replay(.joinRequested(sessionName: "Algebra101", userName: "Grace")))
+    #expect(sdk.replay(.sessionJoined(snapshot(myself: 1, users: classroom))))
+    #expect(sdk.replay(.videoStatusChanged(user: 2, isOn: false)))
+    let second = sdk.getSession()
+    #expect(second !== first)
+    #expect(delegate.videoChanged.count == 2)
+    #expect(delegate.videoChanged.last !== ada, "a new session, a new handle")
+    #expect(second?.user(withID: 2) === delegate.videoChanged.last)
+    #expect(first.user(withID: 2) === ada)
+  }
+
+  /// Keeps every list that video callbacks hand out.
+  final class ListKeeper: VideoSDKDelegate {
+    var lists: [[User]] = []
+    func onUserVideoStatusChanged(_ helper: VideoHelper?, user: [User]?) {
+      lists.append(user ?? [])
+    }
+  }
 }
 
 /// The events whose callbacks or local state need more than the event: the lifecycle, users

@@ -16,8 +16,9 @@ public final class Session {
   var name: String
   var password: String?
   var myselfID: UserID?
-  /// The user handles, by id (callbacks reach them through the instance, not the session).
-  let users = UserHandles()
+  /// The user handles once this is no longer its instance's current session (or before it
+  /// becomes it); while it is, they live in the instance's engine (see `handles`).
+  var ownHandles = UserHandles()
   var shareActions: [UserID: ShareAction] = [:]
 
   init(sdk: SDKEngine, name: String, password: String?) {
@@ -44,19 +45,31 @@ public final class Session {
     return sdk.store.state.shares[owner]
   }
 
+  /// The session's user handles: its instance's while this is the current session, else its
+  /// own. Callbacks reach the current ones through the instance, not the session.
+  func withHandles<Result>(_ body: (inout UserHandles) -> Result) -> Result {
+    if let sdk, sdk.currentSession === self { return body(&sdk.handles) }
+    return body(&ownHandles)
+  }
+
+  /// The handle for a user id, if one is stored.
+  func existingUser(_ id: UserID) -> User? {
+    withHandles { $0[id] }
+  }
+
   /// The handle for a user id, created on first use.
   func user(for id: UserID) -> User {
-    if let user = users[id] { return user }
-    let user = User(id: id, session: self)
-    users.insert(user)
-    return user
+    withHandles { $0.list(for: id, in: self)[0] }
   }
 
   /// Makes room for `count` more handles at once (everyone, on a join) rather than growing
   /// the table step by step.
   func reserveUsers(_ count: Int) {
-    users.reserve(count)
+    withHandles { $0.reserve(count) }
   }
+
+  /// Every stored handle, in no particular order.
+  var allUsers: [User] { withHandles { $0.all } }
 
   /// The share action of an owner, created on first use.
   func shareAction(for owner: UserID) -> ShareAction {
@@ -68,7 +81,7 @@ public final class Session {
 
   /// Drops the handles of a user who left; objects the app holds keep their last-known values.
   func forget(_ id: UserID) {
-    users.remove(id)
+    withHandles { $0.remove(id) }
     shareActions.removeValue(forKey: id)
   }
 
@@ -126,7 +139,7 @@ public final class Session {
 
   /// The user with this id, if present (or held because they just left).
   public func user(withID id: UserID) -> User? {
-    if let user = users[id] { return user }
+    if let user = existingUser(id) { return user }
     guard liveParticipant(id) != nil else { return nil }
     return user(for: id)
   }

@@ -3,29 +3,41 @@ import SessionCore
 /// The ``User`` handles of one session by id: created on first use, kept while the user is
 /// present, so that callbacks hand out the same object every time.
 ///
-/// A class of its own, so that the per-event callback path reaches the handles without
-/// retaining the ``Session`` (its users reference it weakly, which moves its reference counts
-/// into a side table, slower to change and one more cache line to touch). The handles live in
-/// a ``UserMap``: one probe per lookup for the small, close ids a service hands out.
+/// Each handle is kept as a one-element list, the very `[User]` that one-user callbacks
+/// (`onUserVideoStatusChanged`, `onUserAudioStatusChanged`, …) hand out: such a callback costs
+/// one reference count on that list, and no list is built or reused per callback. A list the
+/// app keeps never changes (nothing writes to it once stored).
 ///
-/// > Important: Not `Sendable`. Confined to its session's isolation domain.
-final class UserHandles {
-  // Unchecked exclusivity: confined, and each access is one read or one write (no access is
-  // held across a call out), as in Decision 0006.
-  @exclusivity(unchecked) private var handles = UserMap<User>()
+/// The current session's handles live in its instance's engine (`SDKEngine.handles`), beside
+/// the other fields every event reads, so a delivery reaches them with no object in between;
+/// a session that ended keeps its own (see ``Session``). The lists live in a ``UserMap``: one
+/// probe per lookup for the small, close ids a service hands out.
+///
+/// A value; not `Sendable`. Lives inside an engine or a session, confined to its domain.
+struct UserHandles {
+  private var lists = UserMap<[User]>()
 
   /// The handle for `id`, if one is stored.
-  subscript(id: UserID) -> User? { handles[id] }
+  subscript(id: UserID) -> User? { lists[id]?.first }
 
-  /// Stores `user` under its id, replacing any handle there.
-  func insert(_ user: User) { handles[user.id] = user }
+  /// The one-element list holding the handle for `id`, if one is stored.
+  @inline(__always)
+  func list(of id: UserID) -> [User]? { lists[id] }
+
+  /// The one-element list holding the handle for `id`, created for `session` if missing.
+  mutating func list(for id: UserID, in session: Session) -> [User] {
+    if let list = lists[id] { return list }
+    let list = [User(id: id, session: session)]
+    lists[id] = list
+    return list
+  }
 
   /// Makes room for `additional` more handles at once (everyone, on a join).
-  func reserve(_ additional: Int) { handles.reserveCapacity(additional) }
+  mutating func reserve(_ additional: Int) { lists.reserveCapacity(additional) }
 
   /// Removes the handle for `id`, if any.
-  func remove(_ id: UserID) { handles.removeValue(forKey: id) }
+  mutating func remove(_ id: UserID) { lists.removeValue(forKey: id) }
 
   /// Every stored handle, in no particular order.
-  var all: [User] { Array(handles.values) }
+  var all: [User] { lists.values.map { $0[0] } }
 }

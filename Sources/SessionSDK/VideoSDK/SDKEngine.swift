@@ -41,13 +41,12 @@ final class SDKEngine {
   /// The sequence number of the last service event applied in the current (or last) session;
   /// events numbered at or below it are dropped as duplicates.
   @exclusivity(unchecked) var lastServiceSequence: UInt64 = 0
-  /// The current session's user handles, so that callbacks find them without retaining the
-  /// session (see `UserHandles`).
-  @exclusivity(unchecked) var currentUsers: UserHandles?
+  /// The current session's user handles, here rather than in the ``Session`` so that
+  /// callbacks reach them with no object in between (see `UserHandles`). Empty outside a
+  /// session; a session that ends takes its handles with it.
+  @exclusivity(unchecked) var handles = UserHandles()
   /// The one-id lists of video and audio callbacks, reused (see `CallbackMapping`).
   @exclusivity(unchecked) var oneUserIDs: [UserID] = []
-  /// The list handed to one-user callbacks, reused (see `users(_:)`).
-  @exclusivity(unchecked) var oneUserList: [User] = []
   @exclusivity(unchecked) var annotationHelpers: [UserID: AnnotationHelper] = [:]
   @exclusivity(unchecked) var pendingCommands: [CommandID: PendingCommand] = [:]
 
@@ -62,7 +61,18 @@ final class SDKEngine {
   // Read by fewer events, or only by commands and the lifecycle.
 
   @exclusivity(unchecked) var currentSession: Session? {
-    didSet { currentUsers = currentSession?.users }
+    didSet {
+      // The handles move with the session: the one that ends keeps its own, the one that
+      // starts lends its own to the engine.
+      guard oldValue !== currentSession else { return }
+      oldValue?.ownHandles = handles
+      if let currentSession {
+        handles = currentSession.ownHandles
+        currentSession.ownHandles = UserHandles()
+      } else {
+        handles = UserHandles()
+      }
+    }
   }
   @exclusivity(unchecked) var link: (any SessionLink)?
   /// A copy of `link` that the facade's `deinit` may take from any thread.

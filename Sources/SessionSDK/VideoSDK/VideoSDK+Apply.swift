@@ -71,7 +71,7 @@ extension SDKEngine {
     case .usersLeft(let ids):
       for id in ids {
         guard let participant = store.state.participants[id] else { continue }
-        if let user = session.users[id] {
+        if let user = session.existingUser(id) {
           user.lastKnown = participant
         } else if delegate != nil {
           session.user(for: id).lastKnown = participant
@@ -92,7 +92,7 @@ extension SDKEngine {
       }
     case .sessionLeft:
       let participants = store.state.participants
-      for user in session.users.all {
+      for user in session.allUsers {
         if let participant = participants[user.id] { user.lastKnown = participant }
       }
     default:

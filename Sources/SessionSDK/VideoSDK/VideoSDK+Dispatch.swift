@@ -104,14 +104,11 @@ extension SDKEngine {
   }
 
   private func users(_ ids: [UserID]) -> [User] {
-    if ids.count == 1,
-      let user = currentUsers?[ids[0]] ?? currentSession?.user(for: ids[0])
-    {
-      // Most callbacks name one user: reuse one list rather than allocate one per callback.
-      // If the delegate kept the last list, copy-on-write gives this one new storage, so a
-      // list the app holds never changes.
-      if oneUserList.isEmpty { oneUserList = [user] } else { oneUserList[0] = user }
-      return oneUserList
+    if ids.count == 1 {
+      // Most callbacks name one user: hand out the list the handle is kept in (see
+      // `UserHandles`), rather than build one per callback.
+      if let list = handles.list(of: ids[0]) { return list }
+      if let session = currentSession { return handles.list(for: ids[0], in: session) }
     }
     guard let session = currentSession else { return ids.map { User(id: $0, session: nil) } }
     session.reserveUsers(ids.count)
