@@ -33,6 +33,8 @@ let package = Package(
       pkgConfig: "libuv",
       providers: [.apt(["libuv1-dev"])]
     ),
+    // Header only: a prefetch hint for the fan-out path (Decision 0009).
+    .systemLibrary(name: "CPrefetch"),
     .systemLibrary(
       name: "CCrypto",
       pkgConfig: "libcrypto",
@@ -42,6 +44,7 @@ let package = Package(
     // MARK: Core values and reducer
     .target(
       name: "SessionCore",
+      dependencies: ["CPrefetch"],
       swiftSettings: swiftSettings
     ),
 
@@ -67,6 +70,7 @@ let package = Package(
     .target(
       name: "SessionSDK",
       dependencies: [
+        "CPrefetch",
         "SessionCore",
         "SessionTransport",
       ],

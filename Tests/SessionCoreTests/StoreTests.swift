@@ -130,6 +130,25 @@ struct StoreTests {
     #expect(calls == 1)
   }
 
+  /// A prefetch hint reads nothing a view observes and changes nothing, for any user; the
+  /// events it is for name their subject.
+  @Test func prefetchingAParticipantIsInert() {
+    let store = SessionStore(state: SessionBuilder.classroom.build())
+    let before = store.state
+    let counter = CallCounter()
+    counter.track { _ = store.state }
+    for id in [UserID(0), 1, 2, 3, 99, 4_000_000_000] { store.prefetchParticipant(id) }
+    #expect(store.state == before)
+    #expect(store.lastSequence == 0)
+    #expect(counter.count == 0)
+
+    #expect(SessionEvent.videoStatusChanged(user: 3, isOn: true).statusSubject == 3)
+    #expect(SessionEvent.audioStatusChanged(user: 2, type: .voip, isMuted: true).statusSubject == 2)
+    #expect(SessionEvent.networkStatusChanged(user: 1, quality: .good).statusSubject == 1)
+    #expect(SessionEvent.nameChanged(user: 1, name: "G").statusSubject == nil)
+    #expect(SessionEvent.usersLeft([1]).statusSubject == nil)
+  }
+
   @Test func sendContentsOfReportsRejectionsByPosition() {
     let store = SessionStore(state: SessionBuilder.classroom.build())
     let rejections = store.send(contentsOf: [Self.video, Self.unknown, Self.rename, Self.unknown])

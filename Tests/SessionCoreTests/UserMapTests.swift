@@ -66,6 +66,27 @@ struct UserMapTests {
     #expect(copy[1] == 2)
   }
 
+  /// `withValue(forKey:_:)` reads a value where it lies, near or far; a missing id gives nil
+  /// and `body` is not called. `prefetchValue(forKey:)` changes nothing, for any id.
+  @Test func readsInPlaceAndPrefetchesWithoutChangingAnything() {
+    var map: UserMap<[String]> = [1: ["one"], 2: ["two"], 4_000_000_000: ["far"]]
+    map[3] = ["three"]
+    let before = map
+    #expect(map.withValue(forKey: 2) { $0[0] } == "two")
+    #expect(map.withValue(forKey: 4_000_000_000) { $0.count } == 1)
+    var called = false
+    #expect(map.withValue(forKey: 5) { _ in called = true } == nil)
+    #expect(map.withValue(forKey: 0) { _ in called = true } == nil)
+    #expect(!called)
+    map.removeValue(forKey: 2)
+    #expect(map.withValue(forKey: 2) { _ in called = true } == nil && !called)
+    map[2] = ["two"]
+    for id in [0, 1, 2, 3, 5, 1_000_000, 4_000_000_000, UInt32.max] {
+      map.prefetchValue(forKey: UserID(id))
+    }
+    #expect(map == before)
+  }
+
   @Test func changesThroughTheSubscriptHappenInPlace() {
     var map: UserMap<[Int]> = [3: [1], 4_000_000_000: [2]]
     map[3]?.append(5)

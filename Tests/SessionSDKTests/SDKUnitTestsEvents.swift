@@ -17,6 +17,37 @@ struct SDKUnitTestsEvents {
     return (rig, link)
   }
 
+  /// The lookahead only warms caches: whatever message it hears of, in whatever state, the
+  /// replica, the callbacks and the link stay as they were.
+  @Test func lookingAheadChangesNothing() throws {
+    let (rig, link) = try joinedRig()
+    let lookahead = try #require(link.lookahead, "the instance looks ahead on its link")
+    let before = rig.sdk.store.state
+    let sent = link.sent.count
+    var messages: [ServerMessage] = SDKUnitTestsMapping.oneOfEach.map {
+      .events(EventBatch(firstSequence: 11, events: [$0]))
+    }
+    messages += SDKUnitTestsMapping.oneOfEach.map { .notice($0) }
+    messages += [
+      .events(EventBatch(firstSequence: 11, events: [])),
+      .events(EventBatch(firstSequence: 11, events: [.videoStatusChanged(user: 99, isOn: true)])),
+      .events(EventBatch(firstSequence: 11, events: [.videoStatusChanged(user: 3, isOn: true)])),
+      .joinRefused(.sessionJoinFailed), .left(.bySelf), .heartbeat, .commandFailed(1, .wrongUsage),
+    ]
+    for message in messages { lookahead.linkWillDeliver(message) }
+    #expect(rig.sdk.store.state == before)
+    #expect(rig.log.take() == [])
+    #expect(link.sent.count == sent)
+    #expect(!link.isClosed)
+    // The next real message still applies.
+    link.deliver(
+      .events(EventBatch(firstSequence: 11, events: [.videoStatusChanged(user: 3, isOn: true)])))
+    #expect(rig.log.take() == [.onUserVideoStatusChanged([3])])
+    #expect(rig.sdk.leaveSession(false) == .success)
+    link.deliver(.left(.bySelf))
+    #expect(link.isClosed && link.lookahead == nil, "a closed link lets its lookahead go")
+  }
+
   @Test func aBatchFiresTheRightCallbacksInOrder() throws {
     let (rig, link) = try joinedRig()
     let delegate = RecordingDelegate(sdk: rig.sdk)
@@ -476,6 +507,33 @@ struct SDKUnitTestsUserHandles {
     #expect(delegate.videoChanged.last !== ada, "a new session, a new handle")
     #expect(second?.user(withID: 2) === delegate.videoChanged.last)
     #expect(first.user(withID: 2) === ada)
+  }
+
+  /// What an instance hands out (helpers, the session, users, a password completion) outlives
+  /// it and answers as if uninitialized, with the handles its callbacks gave out.
+  @Test func objectsHandedOutOutliveTheirInstance() throws {
+    var sdk: VideoSDK? = VideoSDK()
+    let delegate = HandleDelegate()
+    sdk?.delegate = delegate
+    #expect(sdk?.replay(.initialized) == true)
+    #expect(sdk?.replay(.joinRequested(sessionName: "Algebra101", userName: "Grace")) == true)
+    #expect(sdk?.replay(.sessionJoined(snapshot(myself: 1, users: classroom))) == true)
+    #expect(sdk?.replay(.videoStatusChanged(user: 2, isOn: true)) == true)
+    let session = try #require(sdk?.getSession())
+    let videoHelper = try #require(sdk?.getVideoHelper())
+    let audioHelper = try #require(sdk?.getAudioHelper())
+    let chatHelper = try #require(sdk?.getChatHelper())
+    let ada = try #require(delegate.videoChanged.first)
+    weak let released = sdk
+    sdk = nil
+    #expect(released == nil, "nothing the instance handed out keeps it alive")
+
+    #expect(videoHelper.startVideo() == .uninitialize)
+    #expect(audioHelper.startAudio() == .uninitialize)
+    #expect(chatHelper.SendChatToAll("hi") == .uninitialize)
+    #expect(session.user(withID: 2) === ada, "the session keeps its handles")
+    #expect(ada.getUserName() == "Ada")
+    #expect(session.getRemoteUsers() == nil)
   }
 
   /// Keeps every list that video callbacks hand out.

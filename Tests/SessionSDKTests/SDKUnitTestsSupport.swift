@@ -9,6 +9,7 @@ import SessionTransport
 /// A link the test drives by hand.
 final class FakeLink: SessionLink {
   private(set) var handler: ((LinkEvent) -> Void)?
+  private(set) var lookahead: (any LinkLookahead)?
   private(set) var sent: [ClientMessage] = []
   private(set) var isStarted = false
   private(set) var isClosed = false
@@ -29,6 +30,11 @@ final class FakeLink: SessionLink {
   func close() {
     isClosed = true
     handler = nil
+    lookahead = nil
+  }
+
+  func setLookahead(_ lookahead: (any LinkLookahead)?) {
+    self.lookahead = lookahead
   }
 
   /// Delivers a message from the "service".

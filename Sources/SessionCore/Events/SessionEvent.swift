@@ -63,6 +63,18 @@ public enum SessionEvent: Sendable, Codable, Hashable {
 }
 
 extension SessionEvent {
+  /// The user whose status a one-user status event changes (video, audio, network quality),
+  /// the commonest events of a session in progress; `nil` for every other event.
+  public var statusSubject: UserID? {
+    switch self {
+    case .videoStatusChanged(let user, _), .audioStatusChanged(let user, _, _),
+      .networkStatusChanged(let user, _):
+      user
+    default:
+      nil
+    }
+  }
+
   /// The case name, for logs, metrics and trace diagnostics.
   public var name: String {
     switch self {

@@ -57,6 +57,13 @@ public final class SessionStore: Observable {
     return storage
   }
 
+  /// Starts bringing `id`'s participant into the cache and returns at once: a hint for a
+  /// caller about to send an event that changes it (Decision 0009). Reads no state a view
+  /// could observe; changes nothing.
+  public func prefetchParticipant(_ id: UserID) {
+    storage.participants.prefetchValue(forKey: id)
+  }
+
   /// The last rejection, if the last event processed was rejected.
   public var lastRejection: EventRejection? {
     rejectionWasRead = true

@@ -336,6 +336,40 @@ extension UserMap: Collection {
     return body(&far.values[farIndex])
   }
 
+  /// Starts bringing `id`'s slot into the cache and returns at once: a hint for a caller that
+  /// will read or change that value soon, so that the wait for memory overlaps other work.
+  /// Reads nothing from the slot; does nothing for an id outside the array.
+  @inlinable public func prefetchValue(forKey id: UserID) {
+    let offset = offset(of: id)
+    guard offset < slotEnd else { return }
+    // The address first, then the hint: holding the array across the call would retain it.
+    let address = slots.withUnsafeBufferPointer {
+      UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + offset)
+    }
+    prefetchMemory(at: address)
+  }
+
+  /// Calls `body` with the value for `id` where it is stored, without copying it, and returns
+  /// what `body` returns; `nil` when no value is stored.
+  ///
+  /// For reading one field of a value that holds references: the subscript copies the whole
+  /// value, which retains (and then releases) every reference in it.
+  @inlinable public func withValue<Result>(
+    forKey id: UserID, _ body: (borrowing Value) -> Result
+  ) -> Result? {
+    let offset = offset(of: id)
+    if offset < slotEnd {
+      return slots.withUnsafeBufferPointer { buffer in
+        let slot = buffer.baseAddress.unsafelyUnwrapped + offset
+        guard slot.pointee != nil else { return nil }
+        // An optional's payload lies at its start (Swift's layout of single-payload enums).
+        return body(UnsafeRawPointer(slot).assumingMemoryBound(to: Value.self).pointee)
+      }
+    }
+    guard !far.isEmpty, let index = far.index(forKey: id) else { return nil }
+    return body(far.values[index])
+  }
+
   /// The position of `id`'s value, if one is stored.
   @inlinable public func index(forKey id: UserID) -> Index? {
     let offset = offset(of: id)

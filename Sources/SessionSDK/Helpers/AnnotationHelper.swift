@@ -15,7 +15,9 @@ import SessionCore
 public final class AnnotationHelper {
   /// Whose share this helper annotates.
   public let shareOwner: UserID
-  weak var sdk: SDKEngine?
+  /// The instance, until it is gone (see `EngineReference`).
+  var reference: EngineReference?
+  var sdk: SDKEngine? { reference?.engine }
   weak var view: AnyObject?
   /// Whether annotation was started (and not stopped, refused, disabled or released).
   public internal(set) var isStarted = false
@@ -30,7 +32,7 @@ public final class AnnotationHelper {
 
   init(shareOwner: UserID, sdk: SDKEngine, view: AnyObject?) {
     self.shareOwner = shareOwner
-    self.sdk = sdk
+    self.reference = sdk.reference
     self.view = view
   }
 

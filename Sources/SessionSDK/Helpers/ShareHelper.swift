@@ -9,7 +9,9 @@ import SessionCore
 /// > Important: Not `Sendable`. Confined to the isolation domain of its ``VideoSDK``. Views
 /// > are opaque (`AnyObject`) and held weakly; the engine renders nothing.
 public final class ShareHelper {
-  weak var sdk: SDKEngine?
+  /// The instance, until it is gone (see `EngineReference`).
+  var reference: EngineReference?
+  var sdk: SDKEngine? { reference?.engine }
 
   /// A helper for an instance to point at (``sdk``) once it is made.
   init() {}

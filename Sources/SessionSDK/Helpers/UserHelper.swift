@@ -8,7 +8,9 @@ import SessionCore
 ///
 /// > Important: Not `Sendable`. Confined to the isolation domain of its ``VideoSDK``.
 public final class UserHelper {
-  weak var sdk: SDKEngine?
+  /// The instance, until it is gone (see `EngineReference`).
+  var reference: EngineReference?
+  var sdk: SDKEngine? { reference?.engine }
 
   /// A helper for an instance to point at (``sdk``) once it is made.
   init() {}

@@ -7,7 +7,9 @@ import SessionCore
 ///
 /// > Important: Not `Sendable`. Confined to the isolation domain of its ``VideoSDK``.
 public final class VideoHelper {
-  weak var sdk: SDKEngine?
+  /// The instance, until it is gone (see `EngineReference`).
+  var reference: EngineReference?
+  var sdk: SDKEngine? { reference?.engine }
 
   /// A helper for an instance to point at (``sdk``) once it is made.
   init() {}

@@ -12,7 +12,9 @@ import SessionCore
 /// > Important: Not `Sendable`. Confined to the isolation domain of the ``VideoSDK`` that made
 /// > it (usually the main actor).
 public final class Session {
-  weak var sdk: SDKEngine?
+  /// The instance, until it is gone (see `EngineReference`).
+  let reference: EngineReference
+  var sdk: SDKEngine? { reference.engine }
   var name: String
   var password: String?
   var myselfID: UserID?
@@ -22,7 +24,7 @@ public final class Session {
   var shareActions: [UserID: ShareAction] = [:]
 
   init(sdk: SDKEngine, name: String, password: String?) {
-    self.sdk = sdk
+    self.reference = sdk.reference
     self.name = name
     self.password = password
   }

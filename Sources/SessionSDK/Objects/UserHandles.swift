@@ -32,6 +32,16 @@ struct UserHandles {
     return list
   }
 
+  /// Starts bringing `id`'s handle list into the cache (Decision 0009): reads its slot and
+  /// prefetches the list's storage, which a one-user callback retains.
+  @inline(__always)
+  func prefetch(_ id: UserID) {
+    // An array is one reference to its storage: its address alone is read, nothing through
+    // it, and a prefetch never faults. The address first, then the hint, as in `UserMap`.
+    let address = lists.withValue(forKey: id) { unsafeBitCast($0, to: UnsafeRawPointer.self) }
+    if let address { prefetchStorage(address) }
+  }
+
   /// Makes room for `additional` more handles at once (everyone, on a join).
   mutating func reserve(_ additional: Int) { lists.reserveCapacity(additional) }
 

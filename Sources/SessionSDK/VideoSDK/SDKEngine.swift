@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// > Important: Not `Sendable`. Confined to the isolation domain of its facade, with every
 /// > object it hands out; its link delivers on that domain.
-final class SDKEngine {
+final class SDKEngine: LinkLookahead {
   /// The instance's replica of its session: observe it to drive UI without a delegate.
   ///
   /// The same store lives as long as the instance, across sessions and ``cleanup()``.
@@ -49,6 +49,9 @@ final class SDKEngine {
   @exclusivity(unchecked) var oneUserIDs: [UserID] = []
   @exclusivity(unchecked) var annotationHelpers: [UserID: AnnotationHelper] = [:]
   @exclusivity(unchecked) var pendingCommands: [CommandID: PendingCommand] = [:]
+
+  /// What the objects this engine hands out hold instead of a weak reference to it.
+  let reference = EngineReference()
 
   // The helpers are made with the instance (callbacks hand them out on every event; a `lazy`
   // property would check exclusivity on each read) and pointed back at it in `init`.
@@ -129,11 +132,24 @@ final class SDKEngine {
     let clock = ClockBox()
     self.clock = clock
     store = SessionStore(now: { clock.now() })
-    videoHelper.sdk = self
-    audioHelper.sdk = self
-    userHelper.sdk = self
-    shareHelper.sdk = self
-    chatHelper.sdk = self
+    reference.engine = self
+    videoHelper.reference = reference
+    audioHelper.reference = reference
+    userHelper.reference = reference
+    shareHelper.reference = reference
+    chatHelper.reference = reference
+  }
+
+  deinit {
+    reference.engine = nil
+    // The session the app may still hold keeps the handles its callbacks gave out, and they
+    // answer as last known, as after the session ends.
+    guard let currentSession else { return }
+    let participants = store.state.participants
+    for user in handles.all {
+      if let participant = participants[user.id] { user.lastKnown = participant }
+    }
+    currentSession.ownHandles = handles
   }
 
   /// Whether ``initialize(_:)`` succeeded and ``cleanup()`` has not run since.

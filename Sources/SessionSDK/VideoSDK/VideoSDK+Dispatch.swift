@@ -123,8 +123,9 @@ extension SDKEngine {
 
   private func passwordCompletion() -> (String?, Bool) -> VideoSDKError {
     let prompt = passwordPrompt
-    return { [weak self] password, leave in
-      guard let self else { return .uninitialize }
+    let reference = reference
+    return { password, leave in
+      guard let self = reference.engine else { return .uninitialize }
       return self.answerPassword(prompt: prompt, password: password, leave: leave)
     }
   }

@@ -17,6 +17,7 @@ extension SDKEngine {
     self.link = link
     linkForRelease.withLock { $0 = LinkBox(link: link) }
     let generation = linkGeneration
+    link.setLookahead(self)
     link.start { event in
       switch event {
       case .message(let message):
@@ -50,6 +51,19 @@ extension SDKEngine {
       return box
     }
     box?.link.close()
+  }
+
+  // MARK: Looking ahead
+
+  /// A fan-out's next message for this instance: start fetching the participant and the
+  /// handle list its callback will touch, while the instance before this one works
+  /// (Decision 0009). Nothing is read that a view could observe, and nothing changes.
+  func linkWillDeliver(_ message: ServerMessage) {
+    guard case .events(let batch) = message, !batch.events.isEmpty,
+      let user = batch.events[0].statusSubject
+    else { return }
+    store.prefetchParticipant(user)
+    handles.prefetch(user)
   }
 
   // MARK: The pump

@@ -117,8 +117,14 @@ public final class InProcessNetwork: SessionLinkFactory {
       deliveredToClients += 1
       link.handler?(.message(message))
     case .broadcast(let connections, let message):
-      for connection in connections {
-        guard let link = links[connection] else { continue }
+      // Each link's lookahead hears of the message before the link ahead of it gets it, so
+      // that its owner's memory loads overlap that delivery (Decision 0009). Links close only
+      // through queued items, so the next one found stays in the table meanwhile.
+      var position = connections.startIndex
+      var next = nextLink(in: connections, from: &position)
+      while let link = next {
+        next = nextLink(in: connections, from: &position)
+        next?.lookaheadCall?.linkWillDeliver(message)
         deliveredToClients += 1
         link.handler?(.message(message))
       }
@@ -127,7 +133,20 @@ public final class InProcessNetwork: SessionLinkFactory {
       host.connectionClosed(connection, now: now())
       link.handler?(.closed(.closedByPeer))
       link.handler = nil
+      link.lookahead = nil
     }
+  }
+
+  /// The first link open for a connection at or after `position`, moving `position` past it.
+  private func nextLink(
+    in connections: [ConnectionID], from position: inout Int
+  ) -> InProcessLink? {
+    while position < connections.endIndex {
+      let link = links[connections[position]]
+      position += 1
+      if let link { return link }
+    }
+    return nil
   }
 
   fileprivate func opened(_ link: InProcessLink) {
@@ -155,6 +174,7 @@ public final class InProcessNetwork: SessionLinkFactory {
     enqueue(.clientClosed(link.connection))
     let handler = link.handler
     link.handler = nil
+    link.lookahead = nil
     handler?(.closed(.failed("severed")))
   }
 }
@@ -198,6 +218,15 @@ public final class InProcessLink: SessionLink {
   /// The connection this link is, as the host sees it.
   public let connection: ConnectionID
   fileprivate var handler: ((LinkEvent) -> Void)?
+  /// Keeps the lookahead alive while set; calls go through `lookaheadCall`.
+  fileprivate var lookahead: (any LinkLookahead)? {
+    didSet { lookaheadCall = lookahead }
+  }
+  /// The lookahead, for calls that retain nothing: the lookahead is most often the SDK's
+  /// engine, whose reference counts live in a side table (weak references to it), so a retain
+  /// and release around each call would cost more than the hint saves. `lookahead` keeps it
+  /// alive, and the two change together.
+  fileprivate unowned(unsafe) var lookaheadCall: (any LinkLookahead)?
   private var started = false
   private var closed = false
 
@@ -225,6 +254,13 @@ public final class InProcessLink: SessionLink {
     guard started, !closed else { return }
     closed = true
     handler = nil
+    lookahead = nil
     network.clientClose(connection)
+  }
+
+  /// Tells `lookahead` of each broadcast message just before the link ahead gets it.
+  public func setLookahead(_ lookahead: (any LinkLookahead)?) {
+    guard !closed else { return }
+    self.lookahead = lookahead
   }
 }

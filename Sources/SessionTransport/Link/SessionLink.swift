@@ -34,6 +34,30 @@ public protocol SessionLink: AnyObject {
   /// whose whole network is confined to one domain (``InProcessNetwork``) is only ever
   /// released, and closed, on that domain.
   func close()
+  /// Tells `lookahead` of messages shortly before they arrive, when the link knows them early
+  /// (Decision 0009); `nil` stops it. The default does nothing: a link need not look ahead.
+  ///
+  /// The link holds `lookahead` strongly until it closes, as it holds its handler.
+  func setLookahead(_ lookahead: (any LinkLookahead)?)
+}
+
+extension SessionLink {
+  /// Looks nothing ahead.
+  public func setLookahead(_ lookahead: (any LinkLookahead)?) {}
+}
+
+/// An owner that can prepare for a message shortly before its link delivers it.
+///
+/// A fan-out to many replicas in one process waits on memory more than on instructions: while
+/// one replica applies an event, the next can start fetching what it will touch. An
+/// ``InProcessNetwork`` tells each link's lookahead of a broadcast message just before it
+/// delivers that message to the link before it.
+///
+/// > Important: Called on the link's domain, like its handler, and never from inside it.
+public protocol LinkLookahead: AnyObject {
+  /// `message` will most likely be this link's next message. A hint only: act on nothing, as
+  /// the message may never come (the link can close first) and comes again through the handler.
+  func linkWillDeliver(_ message: ServerMessage)
 }
 
 /// Makes links to one service; an SDK instance asks for a fresh link for each join.

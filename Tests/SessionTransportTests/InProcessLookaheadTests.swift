@@ -1,0 +1,108 @@
+import SessionCore
+import SessionTransport
+import Testing
+
+/// A host that broadcasts whatever it is told to, to every open connection.
+private final class EchoHost: SessionHost {
+  private var output: ((HostOutput) -> Void)?
+  private(set) var connections: [ConnectionID] = []
+
+  func attach(output: @escaping (HostOutput) -> Void) { self.output = output }
+  func connectionOpened(_ connection: ConnectionID, now: Int64) { connections.append(connection) }
+  func receive(_ message: ClientMessage, from connection: ConnectionID, now: Int64) {}
+  func connectionClosed(_ connection: ConnectionID, now: Int64) {
+    connections.removeAll { $0 == connection }
+  }
+  func tick(now: Int64) {}
+
+  func broadcast(_ message: ServerMessage, to connections: [ConnectionID]? = nil) {
+    output?(.broadcast(message, to: connections ?? self.connections))
+  }
+}
+
+/// One member: writes what its link delivers and what its lookahead hears to a shared log.
+private final class Member: LinkLookahead {
+  let name: String
+  let link: any SessionLink
+  private let log: Log
+
+  final class Log {
+    var lines: [String] = []
+  }
+
+  init(_ name: String, network: InProcessNetwork, log: Log, looksAhead: Bool = true) {
+    self.name = name
+    self.log = log
+    link = network.makeLink()
+    if looksAhead { link.setLookahead(self) }
+    link.start { [unowned self] event in
+      switch event {
+      case .message(.heartbeat): self.log.lines.append("\(self.name) got")
+      case .message: self.log.lines.append("\(self.name) got other")
+      case .closed: self.log.lines.append("\(self.name) closed")
+      }
+    }
+  }
+
+  func linkWillDeliver(_ message: ServerMessage) {
+    log.lines.append("\(name) ahead")
+  }
+}
+
+@Suite("In-process lookahead")
+struct InProcessLookaheadTests {
+  @Test func eachLinkHearsOfABroadcastJustBeforeTheLinkAheadOfItGetsIt() {
+    let host = EchoHost()
+    let network = InProcessNetwork(host: host)
+    let log = Member.Log()
+    let members = ["a", "b", "c"].map { Member($0, network: network, log: log) }
+    host.broadcast(.heartbeat)
+    _ = network.run()
+    #expect(log.lines == ["b ahead", "a got", "c ahead", "b got", "c got"])
+    withExtendedLifetime(members) {}
+  }
+
+  @Test func aSentMessageAndALinkWithoutLookaheadHearNothingAhead() {
+    let host = EchoHost()
+    let network = InProcessNetwork(host: host)
+    let log = Member.Log()
+    let members = [
+      Member("a", network: network, log: log),
+      Member("b", network: network, log: log, looksAhead: false),
+      Member("c", network: network, log: log),
+    ]
+    host.broadcast(.heartbeat)
+    _ = network.run()
+    #expect(log.lines == ["a got", "c ahead", "b got", "c got"])
+    withExtendedLifetime(members) {}
+  }
+
+  @Test func closedAndMissingLinksAreSkippedAndHearNothing() {
+    let host = EchoHost()
+    let network = InProcessNetwork(host: host)
+    let log = Member.Log()
+    let members = ["a", "b", "c", "d"].map { Member($0, network: network, log: log) }
+    let everyone = host.connections
+    members[1].link.close()
+    _ = network.run()
+    // b's connection is still in the list (a stale fan-out), but its link is gone.
+    host.broadcast(.heartbeat, to: everyone + [ConnectionID(999)])
+    _ = network.run()
+    #expect(log.lines == ["c ahead", "a got", "d ahead", "c got", "d got"])
+    withExtendedLifetime(members) {}
+  }
+
+  @Test func aLinkThatClosesDropsItsLookahead() {
+    let host = EchoHost()
+    let network = InProcessNetwork(host: host)
+    let log = Member.Log()
+    weak var weakMember: Member?
+    do {
+      let member = Member("a", network: network, log: log)
+      weakMember = member
+      member.link.close()
+      _ = network.run()
+    }
+    #expect(weakMember == nil, "the closed link no longer holds its lookahead")
+  }
+}
