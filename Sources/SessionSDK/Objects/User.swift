@@ -12,7 +12,14 @@ public final class User: Identifiable {
   /// The user's id.
   public let id: UserID
   weak var session: Session?
-  var lastKnown: Participant?
+  /// The participant as last known, once the user left or the session ended.
+  var lastKnown: Participant? {
+    get { lastKnownBox?.participant }
+    set { lastKnownBox = newValue.map(LastKnown.init) }
+  }
+  /// Boxed, so that a handle is small: a thousand instances each hold a handle for each of a
+  /// thousand users, and most never need the box.
+  private var lastKnownBox: LastKnown?
   private var videoCanvas: VideoCanvas?
   private var shareCanvas: VideoCanvas?
 
@@ -80,4 +87,10 @@ public final class User: Identifiable {
     guard let session, session.liveShare(of: id) != nil else { return [] }
     return [session.shareAction(for: id)]
   }
+}
+
+/// A participant as last known, for ``User``.
+private final class LastKnown {
+  let participant: Participant
+  init(_ participant: Participant) { self.participant = participant }
 }
