@@ -536,6 +536,31 @@ struct SDKUnitTestsUserHandles {
     #expect(session.getRemoteUsers() == nil)
   }
 
+  /// Users and share actions outlive their session: once nothing holds the session, they
+  /// answer as last known.
+  @Test func usersAndShareActionsOutliveTheirSession() throws {
+    let sdk = VideoSDK()
+    let delegate = HandleDelegate()
+    sdk.delegate = delegate
+    #expect(sdk.replay(.initialized))
+    #expect(sdk.replay(.joinRequested(sessionName: "Algebra101", userName: "Grace")))
+    #expect(sdk.replay(.sessionJoined(snapshot(myself: 1, users: classroom))))
+    #expect(sdk.replay(.shareStatusChanged(user: 2, status: .started, kind: .view)))
+    #expect(sdk.replay(.videoStatusChanged(user: 2, isOn: true)))
+    let ada = try #require(delegate.videoChanged.first)
+    var session = sdk.getSession()
+    let action = try #require(session?.user(withID: 2)?.getShareActionList()?.first)
+    weak let released = session
+    #expect(sdk.replay(.sessionLeft(reason: .bySelf)))
+    session = nil
+    #expect(released == nil, "nothing a user or a share action holds keeps the session alive")
+    #expect(ada.getUserName() == "Ada")
+    #expect(ada.isPresent == false)
+    #expect(ada.getShareActionList()?.isEmpty == true)
+    #expect(action.getShareKind() == .view, "as last reported")
+    #expect(action.getShareCanvas() == nil)
+  }
+
   /// Keeps every list that video callbacks hand out.
   final class ListKeeper: VideoSDKDelegate {
     var lists: [[User]] = []

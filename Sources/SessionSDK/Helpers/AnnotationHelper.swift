@@ -17,7 +17,7 @@ public final class AnnotationHelper {
   public let shareOwner: UserID
   /// The instance, until it is gone (see `EngineReference`).
   var reference: EngineReference?
-  var sdk: SDKEngine? { reference?.engine }
+  var sdk: SDKEngine? { reference?.object }
   weak var view: AnyObject?
   /// Whether annotation was started (and not stopped, refused, disabled or released).
   public internal(set) var isStarted = false

@@ -9,7 +9,7 @@ import SessionCore
 public final class AudioHelper {
   /// The instance, until it is gone (see `EngineReference`).
   var reference: EngineReference?
-  var sdk: SDKEngine? { reference?.engine }
+  var sdk: SDKEngine? { reference?.object }
 
   /// A helper for an instance to point at (``sdk``) once it is made.
   init() {}

@@ -14,7 +14,7 @@ import SessionCore
 public final class Session {
   /// The instance, until it is gone (see `EngineReference`).
   let reference: EngineReference
-  var sdk: SDKEngine? { reference.engine }
+  var sdk: SDKEngine? { reference.object }
   var name: String
   var password: String?
   var myselfID: UserID?
@@ -23,10 +23,18 @@ public final class Session {
   var ownHandles = UserHandles()
   var shareActions: [UserID: ShareAction] = [:]
 
+  /// What this session's users and share actions hold instead of a weak reference to it.
+  let ownReference = LifetimeReference<Session>()
+
   init(sdk: SDKEngine, name: String, password: String?) {
     self.reference = sdk.reference
     self.name = name
     self.password = password
+    ownReference.object = self
+  }
+
+  deinit {
+    ownReference.object = nil
   }
 
   // MARK: Live reads
@@ -76,7 +84,7 @@ public final class Session {
   /// The share action of an owner, created on first use.
   func shareAction(for owner: UserID) -> ShareAction {
     if let action = shareActions[owner] { return action }
-    let action = ShareAction(owner: owner, session: self)
+    let action = ShareAction(owner: owner, session: ownReference)
     shareActions[owner] = action
     return action
   }

@@ -10,14 +10,16 @@ import SessionCore
 public final class ShareAction {
   /// The sharing user.
   public let owner: UserID
-  weak var session: Session?
+  /// The session, until it is gone (see `LifetimeReference`).
+  var session: Session? { sessionReference.object }
+  private let sessionReference: LifetimeReference<Session>
   var lastStatus: ShareStatus = .none
   var lastKind: ShareKind = .view
   var lastShare: ActiveShare?
 
-  init(owner: UserID, session: Session) {
+  init(owner: UserID, session: LifetimeReference<Session>) {
     self.owner = owner
-    self.session = session
+    self.sessionReference = session
   }
 
   private var share: ActiveShare? {

@@ -11,7 +11,9 @@ import SessionCore
 public final class User: Identifiable {
   /// The user's id.
   public let id: UserID
-  weak var session: Session?
+  /// The session, until it is gone (see `LifetimeReference`).
+  var session: Session? { sessionReference?.object }
+  private let sessionReference: LifetimeReference<Session>?
   /// The participant as last known, once the user left or the session ended.
   var lastKnown: Participant? {
     get { lastKnownBox?.participant }
@@ -23,9 +25,9 @@ public final class User: Identifiable {
   private var videoCanvas: VideoCanvas?
   private var shareCanvas: VideoCanvas?
 
-  init(id: UserID, session: Session?) {
+  init(id: UserID, session: LifetimeReference<Session>?) {
     self.id = id
-    self.session = session
+    self.sessionReference = session
   }
 
   /// Everything known about the user: live while present, else as last known.

@@ -27,7 +27,7 @@ struct UserHandles {
   /// The one-element list holding the handle for `id`, created for `session` if missing.
   mutating func list(for id: UserID, in session: Session) -> [User] {
     if let list = lists[id] { return list }
-    let list = [User(id: id, session: session)]
+    let list = [User(id: id, session: session.ownReference)]
     lists[id] = list
     return list
   }

@@ -132,7 +132,7 @@ final class SDKEngine: LinkLookahead {
     let clock = ClockBox()
     self.clock = clock
     store = SessionStore(now: { clock.now() })
-    reference.engine = self
+    reference.object = self
     videoHelper.reference = reference
     audioHelper.reference = reference
     userHelper.reference = reference
@@ -141,7 +141,7 @@ final class SDKEngine: LinkLookahead {
   }
 
   deinit {
-    reference.engine = nil
+    reference.object = nil
     // The session the app may still hold keeps the handles its callbacks gave out, and they
     // answer as last known, as after the session ends.
     guard let currentSession else { return }

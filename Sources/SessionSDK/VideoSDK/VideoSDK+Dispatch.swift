@@ -125,7 +125,7 @@ extension SDKEngine {
     let prompt = passwordPrompt
     let reference = reference
     return { password, leave in
-      guard let self = reference.engine else { return .uninitialize }
+      guard let self = reference.object else { return .uninitialize }
       return self.answerPassword(prompt: prompt, password: password, leave: leave)
     }
   }
