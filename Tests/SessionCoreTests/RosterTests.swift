@@ -53,6 +53,30 @@ struct RosterTests {
     expectRejects(.usersJoined(batch), in: state, .duplicateUser)
   }
 
+  /// Batches in increasing id and join order (a snapshot) and in any other order both apply
+  /// when nobody repeats, and both are refused when someone does.
+  @Test func aBatchInAnyOrderAppliesUnlessSomeoneRepeats() {
+    let ordered = [participant(6, joinOrder: 10), participant(7, joinOrder: 11)]
+    let reversed = [participant(7, joinOrder: 11), participant(6, joinOrder: 10)]
+    for batch in [ordered, reversed] {
+      var state = SessionBuilder.classroom.build()
+      expectApplies(.usersJoined(batch), to: &state) {
+        $0.participants[6] = batch.first { $0.id == 6 }
+        $0.participants[7] = batch.first { $0.id == 7 }
+      }
+    }
+    let six = participant(6, joinOrder: 10)
+    let seven = participant(7, joinOrder: 11)
+    let repeats: [[Participant]] = [
+      [six, seven, participant(7, joinOrder: 12)],
+      [seven, six, participant(8, joinOrder: 10)],
+      [six, seven, participant(8, joinOrder: 2)],
+    ]
+    for batch in repeats {
+      expectRejects(.usersJoined(batch), in: SessionBuilder.classroom.build(), .duplicateUser)
+    }
+  }
+
   @Test func aJoinOrderHeldByAPresentUserIsADuplicate() {
     let state = SessionBuilder.classroom.build()
     expectRejects(.usersJoined([participant(6, joinOrder: 2)]), in: state, .duplicateUser)

@@ -280,33 +280,43 @@ extension SessionState {
     throws(EventRejection)
   {
     guard !users.isEmpty else { throw reject(.noChange, event, "no users") }
-    // Sets only for real batches: the usual join is one user, and a set costs an allocation.
+    // Within the batch, no id and no join order may repeat. A batch in strictly increasing ids
+    // and join orders (a service's snapshot, listed in join order) cannot repeat either: one
+    // comparison per user settles it. Other batches of more than one check with sets (an
+    // allocation each, so never for the usual join of one user).
+    let checksWithSets =
+      users.count > 1
+      && !users.indices.dropFirst().allSatisfy {
+        users[$0 - 1].id < users[$0].id && users[$0 - 1].joinOrder < users[$0].joinOrder
+      }
     var seen = Set<UserID>()
     var seenJoinOrders = Set<UInt64>()
-    if users.count > 1 {
+    if checksWithSets {
       seen.reserveCapacity(users.count)
       seenJoinOrders.reserveCapacity(users.count)
     }
     var newHost = hostID
-    for user in users {
-      guard participants.index(forKey: user.id) == nil,
-        users.count == 1 || seen.insert(user.id).inserted
+    // By index: reading fields in place copies no participant (with its strings).
+    for index in users.indices {
+      let id = users[index].id
+      let joinOrder = users[index].joinOrder
+      guard participants.index(forKey: id) == nil, !checksWithSets || seen.insert(id).inserted
       else {
-        throw reject(.duplicateUser, event, "\(user.id) is already in the session")
+        throw reject(.duplicateUser, event, "\(id) is already in the session")
       }
-      guard !order.containsPresent(joinOrder: user.joinOrder),
-        users.count == 1 || seenJoinOrders.insert(user.joinOrder).inserted
+      guard !order.containsPresent(joinOrder: joinOrder),
+        !checksWithSets || seenJoinOrders.insert(joinOrder).inserted
       else {
-        throw reject(.duplicateUser, event, "join order \(user.joinOrder) is taken")
+        throw reject(.duplicateUser, event, "join order \(joinOrder) is taken")
       }
-      guard !user.shareStatus.isActive else {
-        throw reject(.invalidTarget, event, "\(user.id) joins with a live share")
+      guard !users[index].shareStatus.isActive else {
+        throw reject(.invalidTarget, event, "\(id) joins with a live share")
       }
-      if user.role == .host {
+      if users[index].role == .host {
         guard newHost == nil else {
-          throw reject(.secondHost, event, "\(user.id) would be a second host")
+          throw reject(.secondHost, event, "\(id) would be a second host")
         }
-        newHost = user.id
+        newHost = id
       }
     }
     for user in users { insertParticipant(user) }
