@@ -463,12 +463,8 @@ struct SDKUnitTestsUserHandles {
   /// One-user callbacks hand out the list each handle is kept in: a list the delegate keeps
   /// names the same user ever after, whoever the next callbacks name.
   @Test func aListTheDelegateKeepsNeverChanges() {
-    let sdk = VideoSDK()
     let delegate = ListKeeper()
-    sdk.delegate = delegate
-    #expect(sdk.replay(.initialized))
-    #expect(sdk.replay(.joinRequested(sessionName: "Algebra101", userName: "Grace")))
-    #expect(sdk.replay(.sessionJoined(snapshot(myself: 1, users: classroom))))
+    let sdk = joinedClassroom(as: 1, delegate: delegate)
     for id in [UserID(2), 3, 2, 1] {
       #expect(sdk.replay(.videoStatusChanged(user: id, isOn: true)))
       #expect(sdk.replay(.videoStatusChanged(user: id, isOn: false)))
@@ -481,12 +477,8 @@ struct SDKUnitTestsUserHandles {
   /// The handles belong to their session: after it ends, the ended session still answers with
   /// the handles its callbacks gave out, and the next session gives out new ones.
   @Test func handlesStayWithTheSessionThatGaveThemOut() {
-    let sdk = VideoSDK()
     let delegate = HandleDelegate()
-    sdk.delegate = delegate
-    #expect(sdk.replay(.initialized))
-    #expect(sdk.replay(.joinRequested(sessionName: "Algebra101", userName: "Grace")))
-    #expect(sdk.replay(.sessionJoined(snapshot(myself: 1, users: classroom))))
+    let sdk = joinedClassroom(as: 1, delegate: delegate)
     #expect(sdk.replay(.videoStatusChanged(user: 2, isOn: true)))
     guard let first = sdk.getSession(), let ada = delegate.videoChanged.first else {
       Issue.record("no session or no callback")
@@ -512,12 +504,8 @@ struct SDKUnitTestsUserHandles {
   /// What an instance hands out (helpers, the session, users, a password completion) outlives
   /// it and answers as if uninitialized, with the handles its callbacks gave out.
   @Test func objectsHandedOutOutliveTheirInstance() throws {
-    var sdk: VideoSDK? = VideoSDK()
     let delegate = HandleDelegate()
-    sdk?.delegate = delegate
-    #expect(sdk?.replay(.initialized) == true)
-    #expect(sdk?.replay(.joinRequested(sessionName: "Algebra101", userName: "Grace")) == true)
-    #expect(sdk?.replay(.sessionJoined(snapshot(myself: 1, users: classroom))) == true)
+    var sdk: VideoSDK? = joinedClassroom(as: 1, delegate: delegate)
     #expect(sdk?.replay(.videoStatusChanged(user: 2, isOn: true)) == true)
     let session = try #require(sdk?.getSession())
     let videoHelper = try #require(sdk?.getVideoHelper())
@@ -539,12 +527,8 @@ struct SDKUnitTestsUserHandles {
   /// Users and share actions outlive their session: once nothing holds the session, they
   /// answer as last known.
   @Test func usersAndShareActionsOutliveTheirSession() throws {
-    let sdk = VideoSDK()
     let delegate = HandleDelegate()
-    sdk.delegate = delegate
-    #expect(sdk.replay(.initialized))
-    #expect(sdk.replay(.joinRequested(sessionName: "Algebra101", userName: "Grace")))
-    #expect(sdk.replay(.sessionJoined(snapshot(myself: 1, users: classroom))))
+    let sdk = joinedClassroom(as: 1, delegate: delegate)
     #expect(sdk.replay(.shareStatusChanged(user: 2, status: .started, kind: .view)))
     #expect(sdk.replay(.videoStatusChanged(user: 2, isOn: true)))
     let ada = try #require(delegate.videoChanged.first)
@@ -559,6 +543,17 @@ struct SDKUnitTestsUserHandles {
     #expect(ada.getShareActionList()?.isEmpty == true)
     #expect(action.getShareKind() == .view, "as last reported")
     #expect(action.getShareCanvas() == nil)
+  }
+
+  /// An instance in the classroom session as `myself`, replayed, reporting to `delegate` (which
+  /// the caller keeps: the instance holds it weakly).
+  private func joinedClassroom(as myself: UInt32, delegate: any VideoSDKDelegate) -> VideoSDK {
+    let sdk = VideoSDK()
+    sdk.delegate = delegate
+    #expect(sdk.replay(.initialized))
+    #expect(sdk.replay(.joinRequested(sessionName: "Algebra101", userName: "Grace")))
+    #expect(sdk.replay(.sessionJoined(snapshot(myself: myself, users: classroom))))
+    return sdk
   }
 
   /// Keeps every list that video callbacks hand out.
