@@ -70,7 +70,6 @@ let package = Package(
     .target(
       name: "SessionSDK",
       dependencies: [
-        "CPrefetch",
         "SessionCore",
         "SessionTransport",
       ],

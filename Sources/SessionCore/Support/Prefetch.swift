@@ -4,8 +4,8 @@ internal import CPrefetch
 /// nothing, never faults and changes no state, whatever the address.
 ///
 /// For the fan-out path, where a thousand replicas in one process wait on memory more than on
-/// instructions (Decision 0009): ``UserMap/prefetchValue(forKey:)`` and the stores' and SDK's
-/// hints built on it.
-@usableFromInline func prefetchMemory(at address: UnsafeRawPointer) {
+/// instructions (Decision 0009): ``UserMap/prefetchValue(forKey:)``, the store's hint built on
+/// it, and the SDK's prefetch of its handle lists.
+public func prefetchMemory(at address: UnsafeRawPointer) {
   session_prefetch(address)
 }

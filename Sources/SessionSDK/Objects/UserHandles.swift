@@ -39,7 +39,7 @@ struct UserHandles {
     // An array is one reference to its storage: its address alone is read, nothing through
     // it, and a prefetch never faults. The address first, then the hint, as in `UserMap`.
     let address = lists.withValue(forKey: id) { unsafeBitCast($0, to: UnsafeRawPointer.self) }
-    if let address { prefetchStorage(address) }
+    if let address { prefetchMemory(at: address) }
   }
 
   /// Makes room for `additional` more handles at once (everyone, on a join).

@@ -124,7 +124,7 @@ public final class InProcessNetwork: SessionLinkFactory {
       var next = nextLink(in: connections, from: &position)
       while let link = next {
         next = nextLink(in: connections, from: &position)
-        next?.lookaheadCall?.linkWillDeliver(message)
+        next?.lookahead?.linkWillDeliver(message)
         deliveredToClients += 1
         link.handler?(.message(message))
       }
@@ -218,15 +218,7 @@ public final class InProcessLink: SessionLink {
   /// The connection this link is, as the host sees it.
   public let connection: ConnectionID
   fileprivate var handler: ((LinkEvent) -> Void)?
-  /// Keeps the lookahead alive while set; calls go through `lookaheadCall`.
-  fileprivate var lookahead: (any LinkLookahead)? {
-    didSet { lookaheadCall = lookahead }
-  }
-  /// The lookahead, for calls that retain nothing: the lookahead is most often the SDK's
-  /// engine, whose reference counts live in a side table (weak references to it), so a retain
-  /// and release around each call would cost more than the hint saves. `lookahead` keeps it
-  /// alive, and the two change together.
-  fileprivate unowned(unsafe) var lookaheadCall: (any LinkLookahead)?
+  fileprivate var lookahead: (any LinkLookahead)?
   private var started = false
   private var closed = false
 
