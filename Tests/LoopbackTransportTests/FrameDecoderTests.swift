@@ -57,18 +57,26 @@ struct FrameDecoderTests {
     }
   }
 
-  @Test func framesWithinOneReadShareOneBackingCopy() {
+  @Test func framesWithinOneReadAreLentInPlace() {
     var decoder = FrameDecoder(maxFrameSize: 1024)
-    var starts: [Int] = []
+    var offsets: [Int] = []
     let stream = encodeFrames([[1, 2], [3], [4, 5, 6]])
     _ = stream.withUnsafeBytes { bytes in
       decoder.decode(bytes) { frame in
-        starts.append(frame.startIndex)
+        offsets.append(frame.baseAddress.map { $0 - bytes.baseAddress! } ?? -1)
         return true
       }
     }
-    // Offsets into one copy of the read, which begins at the first payload byte.
-    #expect(starts == [0, 2 + 4, 2 + 4 + 1 + 4])
+    // Views of the read itself, each just after its 4-byte header: nothing was copied.
+    #expect(offsets == [4, 4 + 2 + 4, 4 + 2 + 4 + 1 + 4])
+  }
+
+  @Test func anAssembledFrameDoesNotLeakIntoTheNext() {
+    // A frame that straddles reads is assembled in a reused buffer; the next straddling frame,
+    // shorter, must not carry the first one's tail.
+    let stream = encodeFrames([payload(7, count: 9), payload(8, count: 3)])
+    let chunks = [Array(stream[..<6]), Array(stream[6..<18]), Array(stream[18...])]
+    #expect(decode(chunks).frames == [payload(7, count: 9), payload(8, count: 3)])
   }
 
   @Test func headerAtTheLimitIsAcceptedAndOneBeyondIsRejected() {

@@ -126,12 +126,19 @@ public final class LoopbackClientLink: SessionLink {
 
   // MARK: Connection callbacks
 
-  private func frameArrived(_ payload: ArraySlice<UInt8>) {
+  private func frameArrived(_ payload: UnsafeRawBufferPointer) {
     let action: ClientLinkStateMachine.FrameAction
     do throws(WireError) {
-      let frame = try context.decoder.decodeServerFrame(payload, reusing: &context.events)
       // The hot path: a message on a ready link goes straight to the owner (the machine would
-      // answer `.deliver` without changing state).
+      // answer `.deliver` without changing state), and an event batch, the fan-out's frame,
+      // skips the frame enum too.
+      if machine.isReady,
+        let batch = try context.decoder.decodeEventBatch(payload, reusing: &context.events)
+      {
+        handler?(.message(.events(batch)))
+        return
+      }
+      let frame = try context.decoder.decodeServerFrame(payload, reusing: &context.events)
       if machine.isReady, case .message(let message) = frame {
         handler?(.message(message))
         return

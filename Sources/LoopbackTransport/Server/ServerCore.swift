@@ -107,7 +107,7 @@ final class ServerCore<Host: SessionHost> {
     tcp.onClose = { [self] reason in connectionClosed(connection, reason: reason) }
   }
 
-  private func frameArrived(_ payload: ArraySlice<UInt8>, on connection: ServerConnection) {
+  private func frameArrived(_ payload: UnsafeRawBufferPointer, on connection: ServerConnection) {
     let now = loop.now
     let drain = configuration.drainTimeout
     let action: ServerConnectionStateMachine.FrameAction

@@ -1,8 +1,9 @@
 /// Splits a byte stream into frames: a 4-byte big-endian payload length, then the payload.
 ///
 /// Pure and synchronous; fed whatever each read returned, in order. A frame that lies entirely
-/// within one read is delivered as a slice of one copy of that read (one allocation per read,
-/// not per frame); a frame spread over several reads is assembled in its own array.
+/// within one read is delivered in place, as a view of the read's bytes (nothing is copied or
+/// allocated); a frame spread over several reads is assembled in a buffer the decoder keeps and
+/// reuses.
 ///
 /// > Important: A value owned by one ``TCPConnection``; loop-confined with it.
 struct FrameDecoder {
@@ -23,6 +24,9 @@ struct FrameDecoder {
   private var headerValue: UInt32 = 0
   /// The payload of a frame straddling reads, and its announced length (nil when none).
   private var partial: [UInt8] = []
+  /// The largest assembly buffer kept for the next straddling frame; a larger one (a big
+  /// snapshot) is let go once delivered.
+  static let keptPartialCapacity = 64 * 1024
   private var partialLength: Int?
 
   init(maxFrameSize: Int) {
@@ -36,28 +40,26 @@ struct FrameDecoder {
   ///
   /// - Parameters:
   ///   - bytes: The next bytes of the stream. Not retained: what outlives the call is copied.
-  ///   - emit: Receives each frame's payload (indices are those of the backing array, so use
-  ///     `startIndex`); returns `false` to stop decoding.
+  ///   - emit: Receives each frame's payload, valid only during that call (copy it to keep
+  ///     it); returns `false` to stop decoding.
   /// - Returns: Why decoding ended.
   /// - Complexity: O(`bytes.count`).
   mutating func decode(
-    _ bytes: UnsafeRawBufferPointer, emit: (ArraySlice<UInt8>) -> Bool
+    _ bytes: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) -> Bool
   ) -> Outcome {
     let end = bytes.count
     var index = 0
-    // One copy of the read from the first frame that lies entirely within it to the end.
-    var chunk: [UInt8]?
-    var chunkStart = 0
     while index < end {
       if let length = partialLength {
         let take = min(length - partial.count, end - index)
         partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<index + take]))
         index += take
         guard partial.count == length else { return .needMoreBytes }
-        var frame: [UInt8] = []
-        swap(&frame, &partial)
         partialLength = nil
-        guard emit(frame[...]) else { return .stopped }
+        // `emit` can't reach the decoder, so `partial` is not touched while it is lent out.
+        let carryOn = partial.withUnsafeBytes { emit($0) }
+        partial.removeAll(keepingCapacity: partial.capacity <= Self.keptPartialCapacity)
+        guard carryOn else { return .stopped }
         continue
       }
 
@@ -79,17 +81,9 @@ struct FrameDecoder {
       guard length <= maxFrameSize else { return .frameTooLarge(length: length) }
 
       if end - index >= length {
-        let copy: [UInt8]
-        if let chunk {
-          copy = chunk
-        } else {
-          copy = Array(UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
-          chunk = copy
-          chunkStart = index
-        }
-        let start = index - chunkStart
-        guard emit(copy[start..<start + length]) else { return .stopped }
+        let frame = UnsafeRawBufferPointer(rebasing: bytes[index..<index + length])
         index += length
+        guard emit(frame) else { return .stopped }
       } else {
         partialLength = length
         partial.reserveCapacity(length)

@@ -9,7 +9,7 @@ import CLibUV
 ///
 /// ```swift
 /// let connection = try TCPConnection.connect(loop: loop, port: port)
-/// connection.onFrame = { frame in handle(Array(frame)) }
+/// connection.onFrame = { frame in handle(Array(frame)) }  // the bytes are lent: copy to keep
 /// connection.onClose = { reason in log("closed: \(reason)") }
 /// connection.send(frame: hello)  // queued; written once connected
 /// ```
@@ -40,14 +40,14 @@ public final class TCPConnection {
 
   /// The connection's frames, on the loop thread, in order.
   ///
-  /// The slice's indices are positions in a backing array shared with other frames of the same
-  /// read: index from `frame.startIndex`. Keeping a slice keeps that read's bytes alive; copy
-  /// with `Array(frame)` to keep a frame long.
+  /// Each payload is lent for the duration of the call: it points into the loop's read buffer
+  /// (or the connection's assembly buffer for a frame that straddled reads), which the next
+  /// read overwrites. Decode it in place, or copy it with `Array(frame)` to keep it.
   ///
   /// Unchecked exclusivity, with `state` and `lastReadTime`: the connection is loop-confined,
   /// each access is one read or one write, and every frame reads both this and `state` (a
   /// dynamic check each cost about a tenth of a frame's handling).
-  @exclusivity(unchecked) public var onFrame: ((ArraySlice<UInt8>) -> Void)?
+  @exclusivity(unchecked) public var onFrame: ((UnsafeRawBufferPointer) -> Void)?
   /// Fires once with the reason the connection closed; on the loop thread.
   public var onClose: ((CloseReason) -> Void)?
   /// Fires once when a client connection is established (never for accepted connections).

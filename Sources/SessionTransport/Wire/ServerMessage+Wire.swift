@@ -7,25 +7,43 @@ extension EventBatch: WireEncodable, WireDecodable {
   }
 
   init(from reader: inout WireReader) throws(WireError) {
+    if var storage = reader.eventStorage.take() {
+      defer { reader.eventStorage = storage }
+      try self.init(from: &reader, reusing: &storage)
+      return
+    }
     let firstSequence = try reader.varint("batch first sequence")
     let countOffset = reader.offset
-    let events: [SessionEvent]
-    if var storage = reader.eventStorage.take() {
-      // Overwritten in place when nothing else holds it (the last batch decoded into it is
-      // gone); copy-on-write gives it new storage otherwise.
-      let count = try reader.count("batch events", minimumElementSize: 1)
+    let events = try reader.array("batch events", minimumElementSize: 1) {
+      (reader: inout WireReader) throws(WireError) in try SessionEvent(from: &reader)
+    }
+    try self.init(checking: firstSequence, events, countOffset: countOffset)
+  }
+
+  /// Decodes a batch into `storage`, overwriting it in place when nothing else holds it (the
+  /// last batch decoded into it is gone); copy-on-write gives it new storage otherwise. On
+  /// failure `storage` holds some of the events read so far.
+  init(from reader: inout WireReader, reusing storage: inout [SessionEvent]) throws(WireError) {
+    let firstSequence = try reader.varint("batch first sequence")
+    let countOffset = reader.offset
+    let count = try reader.count("batch events", minimumElementSize: 1)
+    if count == 1 && storage.count == 1 {
+      // The common case, a batch of one event, overwrites the one element.
+      storage[0] = try SessionEvent(from: &reader)
+    } else {
       for index in 0..<count {
         let event = try SessionEvent(from: &reader)
         if index < storage.count { storage[index] = event } else { storage.append(event) }
       }
       if storage.count > count { storage.removeLast(storage.count - count) }
-      events = storage
-      reader.eventStorage = storage
-    } else {
-      events = try reader.array("batch events", minimumElementSize: 1) {
-        (reader: inout WireReader) throws(WireError) in try SessionEvent(from: &reader)
-      }
     }
+    try self.init(checking: firstSequence, storage, countOffset: countOffset)
+  }
+
+  /// Makes a decoded batch, refusing an empty one and one whose sequences overflow.
+  private init(checking firstSequence: UInt64, _ events: [SessionEvent], countOffset: Int)
+    throws(WireError)
+  {
     guard !events.isEmpty else {
       throw WireError(.invalidValue, offset: countOffset, detail: "an event batch is empty")
     }

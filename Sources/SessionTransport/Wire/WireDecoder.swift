@@ -117,6 +117,49 @@ public struct WireDecoder: Sendable, Hashable {
     return try decode(WireServerFrame.self, payload, eventStorage: &storage)
   }
 
+  /// Decodes a payload the server sent, in place, decoding an event batch into `events` rather
+  /// than a new array (see ``decodeServerFrame(_:reusing:)-(ArraySlice<UInt8>,_)``).
+  ///
+  /// - Parameters:
+  ///   - payload: One frame's payload (without its length prefix). Only read during the call.
+  ///   - events: Storage kept by the caller from one frame to the next; start with `[]`.
+  /// - Returns: The frame.
+  /// - Throws: A ``WireError`` if the payload is not exactly one well-formed server frame.
+  public func decodeServerFrame(
+    _ payload: UnsafeRawBufferPointer, reusing events: inout [SessionEvent]
+  ) throws(WireError) -> WireServerFrame {
+    var storage: [SessionEvent]? = events
+    events = []  // so that the storage is unique while a batch decodes into it
+    defer { events = storage ?? [] }
+    return try decode(WireServerFrame.self, payload, eventStorage: &storage)
+  }
+
+  /// Decodes a payload the server sent if it is an event batch, into `events`: the receive
+  /// loop's fast path for the frames that matter most.
+  ///
+  /// Decodes what ``decodeServerFrame(_:reusing:)-(UnsafeRawBufferPointer,_)`` would decode as
+  /// `.message(.events(batch))`, and fails where it would fail, but returns the batch itself
+  /// and decodes straight into `events`, which the batch then shares.
+  ///
+  /// - Parameters:
+  ///   - payload: One frame's payload (without its length prefix). Only read during the call.
+  ///   - events: Storage kept by the caller from one frame to the next; start with `[]`. On
+  ///     failure it holds some of the events read so far.
+  /// - Returns: The batch, or `nil` if the payload is another kind of frame: decode that one
+  ///   with ``decodeServerFrame(_:reusing:)-(UnsafeRawBufferPointer,_)``.
+  /// - Throws: A ``WireError`` if the payload is an event batch but not a well-formed one.
+  public func decodeEventBatch(
+    _ payload: UnsafeRawBufferPointer, reusing events: inout [SessionEvent]
+  ) throws(WireError) -> EventBatch? {
+    guard payload.first == WireMessageType.events else { return nil }
+    guard payload.count <= maxFrameSize else { throw tooLarge(payload.count) }
+    var reader = WireReader(payload, limits: self)
+    reader.skip(1)
+    let batch = try EventBatch(from: &reader, reusing: &events)
+    try reader.finish()
+    return batch
+  }
+
   /// Decodes a payload the server sent, from an array, without copying it.
   ///
   /// - Parameter payload: One frame's payload (without its length prefix).

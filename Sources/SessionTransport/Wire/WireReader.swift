@@ -38,6 +38,12 @@ struct WireReader {
     }
   }
 
+  /// Moves past `count` bytes the caller already checked, without reading them.
+  mutating func skip(_ count: Int) {
+    precondition(count <= remaining, "skipping beyond the payload")
+    offset += count
+  }
+
   /// Moves past every remaining byte without reading them.
   mutating func skipToEnd() {
     offset = bytes.count
@@ -206,22 +212,31 @@ struct WireReader {
 
   /// Reads a collection count: a varint no larger than the maximum count and no larger than the
   /// remaining bytes could hold at `minimumElementSize` bytes per element.
+  @inline(__always)
   mutating func count(
     _ what: StaticString, minimumElementSize: Int
   ) throws(WireError) -> Int {
     let start = offset
     let count = try varint(what)
     // count ≤ remaining first, so the product can't overflow: remaining fits in an Int.
+    guard count <= UInt64(remaining), count * UInt64(minimumElementSize) <= UInt64(remaining),
+      count <= maxCollectionCount
+    else { throw countTooLarge(what, count, minimumElementSize: minimumElementSize, at: start) }
+    return Int(count)
+  }
+
+  /// The error for a count that is too large (kept out of line, off the hot path).
+  @inline(never)
+  private func countTooLarge(
+    _ what: StaticString, _ count: UInt64, minimumElementSize: Int, at start: Int
+  ) -> WireError {
     let fits =
       count <= UInt64(remaining) && count * UInt64(minimumElementSize) <= UInt64(remaining)
-    guard fits, count <= maxCollectionCount else {
-      let why =
-        fits
-        ? "the maximum is \(maxCollectionCount)"
-        : "\(remaining) remaining bytes hold at most \(remaining / minimumElementSize)"
-      throw WireError(.countTooLarge, offset: start, detail: "\(what): \(count) elements; \(why)")
-    }
-    return Int(count)
+    let why =
+      fits
+      ? "the maximum is \(maxCollectionCount)"
+      : "\(remaining) remaining bytes hold at most \(remaining / minimumElementSize)"
+    return WireError(.countTooLarge, offset: start, detail: "\(what): \(count) elements; \(why)")
   }
 
   /// Reads an array: a count, then each element.
