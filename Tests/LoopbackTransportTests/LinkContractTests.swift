@@ -124,4 +124,63 @@ struct LinkContractTests {
     #expect(!alan.events.values.contains { if case .closed = $0 { true } else { false } })
     world.shutdown()
   }
+
+  @Test(arguments: LinkKind.allCases)
+  func closingFromTheHandlerStopsDeliveryAtOnce(kind: LinkKind) throws {
+    let world = try ContractWorld(kind)
+    let ada = try world.join("Ada", role: .host)
+    let heard = Recorder<SessionEvent>()
+    _ = try world.join("Alan") { link, event in
+      guard case .message(.events(let batch)) = event else { return }
+      for event in batch.events { heard.append(event) }
+      if batch.events.contains(where: { if case .videoStatusChanged = $0 { true } else { false } })
+      {
+        link.close()
+      }
+    }
+    // Twenty toggles in one loop turn: they reach Alan together, most in one read.
+    try ada.send((1...20).map { .command(CommandID($0), $0 % 2 == 1 ? .startVideo : .stopVideo) })
+    let adaID = try #require(ada.user)
+    #expect(
+      waitUntil {
+        ada.numberedEvents.contains { $0.1 == .videoStatusChanged(user: adaID, isOn: false) }
+          && world.closedConnections.count == 1
+      })
+    // Nothing after the toggle that closed the link.
+    let toggles = heard.values.filter { if case .videoStatusChanged = $0 { true } else { false } }
+    #expect(toggles == [.videoStatusChanged(user: adaID, isOn: true)])
+    world.shutdown()
+  }
+
+  @Test(arguments: LinkKind.allCases)
+  func closingLetsGoOfTheHandlerAtOnce(kind: LinkKind) throws {
+    let world = try ContractWorld(kind)
+    _ = try world.join("Ada", role: .host)
+    var canary: Canary? = Canary()
+    let watch = WeakCanary(canary!)
+    let alan = try world.join("Alan") { [canary] _, _ in _ = canary }
+    canary = nil
+    #expect(waitUntil { world.closedConnections.isEmpty && watch.isAlive })
+    // In the same loop turn as the close: the handler, and what only it held, are gone.
+    let released = try world.loop.sync {
+      alan.value.close()
+      return !watch.isAlive
+    }
+    #expect(released, "the closed link kept its handler")
+    world.shutdown()
+  }
+}
+
+/// An object only a handler holds.
+private final class Canary: Sendable {}
+
+/// Watches a ``Canary`` without keeping it.
+///
+/// `@unchecked Sendable`: the weak reference is set once, in `init`, and only read after.
+private final class WeakCanary: @unchecked Sendable {
+  private weak var object: Canary?
+
+  init(_ object: Canary) { self.object = object }
+
+  var isAlive: Bool { object != nil }
 }

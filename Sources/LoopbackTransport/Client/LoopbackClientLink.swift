@@ -71,8 +71,11 @@ public final class LoopbackClientLink: SessionLink {
       return
     }
     connection = tcp
-    // Strong captures: the connection drops its callbacks when it closes.
-    tcp.onFrame = { [self] frame in frameArrived(frame) }
+    // Strong captures: the connection drops its callbacks when it closes, and `close()` drops
+    // this one at once. The frame callback captures the handler itself, so that a frame calls
+    // it without loading (and retaining) the property; the machine's state, not the
+    // property, decides whether it may be called.
+    tcp.onFrame = { [self, handler] frame in frameArrived(frame, handler: handler) }
     tcp.onClose = { [self] reason in connectionClosed(reason) }
     write(.hello(WireHello(clientName: context.configuration.clientName)))
     context.register(self)
@@ -104,6 +107,7 @@ public final class LoopbackClientLink: SessionLink {
       return
     }
     handler = nil
+    connection?.onFrame = nil  // and with it the handler it captured
     guard machine.ownerClosed() else { return }
     closedAt = loop.now
     connection?.close(afterFlushing: true)
@@ -126,7 +130,11 @@ public final class LoopbackClientLink: SessionLink {
 
   // MARK: Connection callbacks
 
-  private func frameArrived(_ payload: UnsafeRawBufferPointer) {
+  /// A frame from the server; `handler` is the owner's, called only while the machine lets
+  /// messages through (ready, not closed by the owner).
+  private func frameArrived(
+    _ payload: UnsafeRawBufferPointer, handler: (LinkEvent) -> Void
+  ) {
     let action: ClientLinkStateMachine.FrameAction
     do throws(WireError) {
       // The hot path: a message on a ready link goes straight to the owner (the machine would
@@ -135,12 +143,12 @@ public final class LoopbackClientLink: SessionLink {
       if machine.isReady,
         let batch = try context.decoder.decodeEventBatch(payload, reusing: &context.events)
       {
-        handler?(.message(.events(batch)))
+        handler(.message(.events(batch)))
         return
       }
       let frame = try context.decoder.decodeServerFrame(payload, reusing: &context.events)
       if machine.isReady, case .message(let message) = frame {
-        handler?(.message(message))
+        handler(.message(message))
         return
       }
       action = machine.frameArrived(frame, version: WireProtocol.version)
@@ -149,7 +157,7 @@ public final class LoopbackClientLink: SessionLink {
     }
     switch action {
     case .deliver(let message):
-      handler?(.message(message))
+      handler(.message(message))
     case .flush(let pending):
       for message in pending { write(.message(message)) }
     case .reject(let goodbye):

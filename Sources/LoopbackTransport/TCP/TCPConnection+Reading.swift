@@ -38,10 +38,14 @@ extension TCPConnection {
   /// Read callback with bytes: decode and deliver frames.
   fileprivate func didRead(_ bytes: UnsafeRawBufferPointer) {
     lastReadTime = uv_now(loop.uvLoop)
+    // Loaded once per read, not once per frame: a read carries dozens of frames in a fan-out,
+    // and each load retains the closure. The frames of one read go to the closure set when it
+    // arrived.
+    guard let onFrame else { return }
     // `onFrame` may send, pause or close, none of which touches `decoder`, so the decoder's
     // exclusive access for the duration of the call is not violated.
     let outcome = decoder.decode(bytes) { frame in
-      onFrame?(frame)
+      onFrame(frame)
       if case .active = state { return true }
       return false
     }

@@ -42,7 +42,8 @@ public final class TCPConnection {
   ///
   /// Each payload is lent for the duration of the call: it points into the loop's read buffer
   /// (or the connection's assembly buffer for a frame that straddled reads), which the next
-  /// read overwrites. Decode it in place, or copy it with `Array(frame)` to keep it.
+  /// read overwrites. Decode it in place, or copy it with `Array(frame)` to keep it. The frames
+  /// of one read go to the closure set when the read arrived; with none set, they are dropped.
   ///
   /// Unchecked exclusivity, with `state` and `lastReadTime`: the connection is loop-confined,
   /// each access is one read or one write, and every frame reads both this and `state` (a

@@ -125,6 +125,27 @@ final class ContractWorld: Sendable {
     return TestLink(link: link, events: events, connection: openedConnections[before])
   }
 
+  /// Makes and starts a link whose handler also gets the link itself (to close it from
+  /// inside), and sends a join as `name`; waits until the host knows its connection.
+  func join(
+    _ name: String, session: String = "Room",
+    handler: @escaping @Sendable (any SessionLink, LinkEvent) -> Void
+  ) throws -> LoopBound<any SessionLink> {
+    let before = openedConnections.count
+    let factory = self.factory
+    let token = minter.mint(
+      sessionName: session, role: .participant, issuedAt: wallClockSeconds() - 30)
+    let link = try loop.sync {
+      let link = factory.value.makeLink()
+      // The handler holds the link (a cycle) until the link lets go of the handler.
+      link.start { [link] event in handler(link, event) }
+      link.send(.join(JoinRequest(sessionName: session, userName: name, token: token)))
+      return LoopBound(link, loop: factory.loop)
+    }
+    #expect(waitUntil { openedConnections.count > before })
+    return link
+  }
+
   /// Opens a link and joins `session` as `name`; waits for `.joined`.
   func join(
     _ name: String, role: TokenRole = .participant, session: String = "Room",
