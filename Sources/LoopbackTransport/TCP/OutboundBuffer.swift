@@ -37,6 +37,7 @@ final class OutboundBuffer {
   /// - Parameters:
   ///   - length: The payload length; at most `UInt32.max`.
   ///   - write: Must initialize every byte of the buffer it gets.
+  @inline(__always)
   func appendFrame(length: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) {
     let needed = count + 4 + length
     if needed > capacity { grow(to: needed) }
@@ -52,5 +53,47 @@ final class OutboundBuffer {
     }
     base = grown
     capacity = newCapacity
+  }
+}
+
+/// The buffer a connection appends this turn's frames to, held through an unmanaged strong
+/// reference so that an append borrows it without a retain and release: a fan-out appends a
+/// frame to each of a thousand connections per message.
+///
+/// Owns its buffer: ``take()`` gives the reference back, and the owner must take it before
+/// dropping the slot (``TCPConnection`` does when it flushes or closes, and in `deinit`).
+///
+/// > Important: Loop-confined, owned by one ``TCPConnection``.
+struct OutgoingSlot {
+  private var reference: Unmanaged<OutboundBuffer>?
+
+  /// Whether no buffer is held.
+  var isEmpty: Bool { reference == nil }
+
+  /// The bytes held, 0 when empty.
+  var count: Int { reference?._withUnsafeGuaranteedRef { $0.count } ?? 0 }
+
+  /// Holds `buffer`; the slot must be empty.
+  mutating func hold(_ buffer: OutboundBuffer) {
+    precondition(reference == nil, "an outgoing buffer replaced without being taken")
+    reference = .passRetained(buffer)
+  }
+
+  /// Gives the buffer back (and the reference the slot held), leaving the slot empty.
+  mutating func take() -> OutboundBuffer? {
+    defer { reference = nil }
+    return reference?.takeRetainedValue()
+  }
+
+  /// Appends a frame to the buffer held, if any.
+  ///
+  /// - Returns: Whether a buffer was held (the frame was appended).
+  @inline(__always)
+  func appendFrame(length: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) -> Bool {
+    guard let reference else { return false }
+    // The slot owns a reference until `take()`, which `write` (it fills the bytes it is
+    // given) cannot reach.
+    reference._withUnsafeGuaranteedRef { $0.appendFrame(length: length, write) }
+    return true
   }
 }

@@ -37,8 +37,8 @@ extension TCPConnection {
   ///
   /// - Parameters:
   ///   - frameLength: The payload length in bytes.
-  ///   - encode: Must write all `frameLength` bytes of the buffer it gets; it runs only if the
-  ///     frame is queued, before `send` returns.
+  ///   - encode: Must write all `frameLength` bytes of the buffer it gets, and must not call
+  ///     into the connection; it runs only if the frame is queued, before `send` returns.
   /// - Returns: Whether the frame was queued (see the `UnsafeRawBufferPointer` overload).
   @discardableResult
   public func send(
@@ -51,9 +51,11 @@ extension TCPConnection {
       closeNow(.writeQueueOverflow)
       return false
     }
-    let buffer = outgoing ?? takeBuffer()
+    // The common case appends to this turn's buffer, borrowed: no retain and release per frame.
+    if outgoing.appendFrame(length: frameLength, encode) { return true }
+    let buffer = takeBuffer()
     buffer.appendFrame(length: frameLength, encode)
-    outgoing = buffer
+    outgoing.hold(buffer)
     scheduleFlush()
     return true
   }
@@ -65,7 +67,7 @@ extension TCPConnection {
     loop.assertInEventLoop()
     guard !isClosedState else { return 0 }
     let unwritten = isEstablished ? uv_stream_get_write_queue_size(uvStream(handle)) : 0
-    return (outgoing?.count ?? 0) + unwritten
+    return outgoing.count + unwritten
   }
 
   /// Asks the loop to call ``flush()`` at the end of this turn.
@@ -78,12 +80,12 @@ extension TCPConnection {
   /// Loop's prepare/check handle: hands this turn's frames to libuv in one `uv_write`.
   func flush() {
     isFlushScheduled = false
-    guard isEstablished, let buffer = outgoing else { return }
+    guard isEstablished, !outgoing.isEmpty else { return }
     switch state {
     case .active, .draining: break
     case .closing, .closed: return
     }
-    outgoing = nil
+    guard let buffer = outgoing.take() else { return }
     let request = allocateZeroed(uv_write_t.self)
     let owner = Unmanaged.passRetained(self)
     request.pointee.data = owner.toOpaque()
@@ -108,7 +110,7 @@ extension TCPConnection {
       if status != UV_ECANCELED.rawValue { closeNow(Self.reason(forWriteFailure: status)) }
       return
     }
-    if case .draining(let reason) = state, inFlight.isEmpty, outgoing == nil {
+    if case .draining(let reason) = state, inFlight.isEmpty, outgoing.isEmpty {
       closeNow(reason)
     }
   }
