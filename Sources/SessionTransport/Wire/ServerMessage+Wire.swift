@@ -41,18 +41,27 @@ extension EventBatch: WireEncodable, WireDecodable {
   }
 
   /// Makes a decoded batch, refusing an empty one and one whose sequences overflow.
+  @inline(__always)
   private init(checking firstSequence: UInt64, _ events: [SessionEvent], countOffset: Int)
     throws(WireError)
   {
-    guard !events.isEmpty else {
-      throw WireError(.invalidValue, offset: countOffset, detail: "an event batch is empty")
-    }
-    guard UInt64.max - firstSequence >= UInt64(events.count - 1) else {
-      throw WireError(
-        .invalidValue, offset: countOffset,
-        detail: "\(events.count) events from sequence \(firstSequence) overflow 64 bits")
+    guard !events.isEmpty, UInt64.max - firstSequence >= UInt64(events.count - 1) else {
+      throw Self.invalid(firstSequence, count: events.count, countOffset: countOffset)
     }
     self.init(firstSequence: firstSequence, events: events)
+  }
+
+  /// The error for an empty batch or one whose sequences overflow (out of line).
+  @inline(never)
+  private static func invalid(_ firstSequence: UInt64, count: Int, countOffset: Int)
+    -> WireError
+  {
+    guard count > 0 else {
+      return WireError(.invalidValue, offset: countOffset, detail: "an event batch is empty")
+    }
+    return WireError(
+      .invalidValue, offset: countOffset,
+      detail: "\(count) events from sequence \(firstSequence) overflow 64 bits")
   }
 }
 

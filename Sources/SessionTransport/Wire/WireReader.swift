@@ -30,12 +30,17 @@ struct WireReader {
   var remaining: Int { bytes.count - offset }
 
   /// Fails unless every byte was read.
+  @inline(__always)
   func finish() throws(WireError) {
-    guard offset == bytes.count else {
-      throw WireError(
-        .trailingBytes, offset: offset,
-        detail: "\(remaining) byte\(remaining == 1 ? "" : "s") after the end of the message")
-    }
+    guard offset == bytes.count else { throw trailingBytes() }
+  }
+
+  /// The error for bytes left after the message (kept out of line, off the hot path).
+  @inline(never)
+  private func trailingBytes() -> WireError {
+    WireError(
+      .trailingBytes, offset: offset,
+      detail: "\(remaining) byte\(remaining == 1 ? "" : "s") after the end of the message")
   }
 
   /// Moves past `count` bytes the caller already checked, without reading them.
