@@ -253,3 +253,29 @@ struct SnapshotTests {
     #expect(state.orderedUserIDs == [2, 3, 4, 5])
   }
 }
+
+@Suite struct SnapshotListTests {
+  private func roster(_ count: Int) -> UserMap<Participant> {
+    var participants = UserMap<Participant>()
+    for id in 0..<count {
+      participants[UserID(rawValue: UInt32(id + 1))] = participant(UserID(rawValue: UInt32(id + 1)))
+    }
+    return participants
+  }
+
+  @Test(arguments: [0, 1, 16, 17, 300, 1_000, 1_024, 1_025])
+  func aSnapshotListsEveryoneInMapOrder(count: Int) {
+    let participants = roster(count)
+    let list = SessionState.snapshotList(of: participants)
+    #expect(list == Array(participants.values))
+    #expect(list.capacity >= count)
+  }
+
+  @Test func consecutiveSnapshotsOfAGrowingRosterAskForTheSameRoom() {
+    // 513 to 1,024 participants: one size of allocation, so each reuses the last one's memory.
+    let capacities = Set(
+      [513, 700, 999, 1_000, 1_024].map { SessionState.snapshotList(of: roster($0)).capacity })
+    #expect(capacities.count == 1)
+    #expect(capacities.first.map { $0 < 2 * 1_024 } == true)
+  }
+}
