@@ -197,6 +197,22 @@ struct SDKUnitTestsEvents {
     #expect(rig.sdk.getSession()?.getRemoteUsers()?.map { $0.getID() } == [1])
   }
 
+  @Test func aLeaverKeepsTheCanvasItHadBesideWhatWasLastKnown() throws {
+    let (rig, link) = try joinedRig()
+    let alan = try #require(rig.sdk.getSession()?.user(withID: 3))
+    let canvas = try #require(alan.getVideoCanvas())
+    #expect(alan.getVideoCanvas() === canvas)
+    link.deliver(.events(EventBatch(firstSequence: 11, events: [.usersLeft([3])])))
+    #expect(alan.getVideoCanvas() === canvas)
+    #expect(alan.getName() == "Alan")
+    // A handle that never had a canvas gets one after leaving, and keeps it too.
+    let ada = try #require(rig.sdk.getSession()?.user(withID: 1))
+    link.deliver(.events(EventBatch(firstSequence: 12, events: [.usersLeft([1])])))
+    #expect(ada.getName() != nil)
+    let late = try #require(ada.getVideoCanvas())
+    #expect(ada.getVideoCanvas() === late)
+  }
+
   @Test func aSharerWhoLeavesStopsTheirShareFirst() throws {
     let (rig, link) = try joinedRig()
     link.deliver(

@@ -16,14 +16,23 @@ public final class User: Identifiable {
   private let sessionReference: LifetimeReference<Session>?
   /// The participant as last known, once the user left or the session ended.
   var lastKnown: Participant? {
-    get { lastKnownBox?.participant }
-    set { lastKnownBox = newValue.map(LastKnown.init) }
+    get { extras?.lastKnown }
+    set {
+      guard newValue != nil || extras != nil else { return }
+      madeExtras.lastKnown = newValue
+    }
   }
-  /// Boxed, so that a handle is small: a thousand instances each hold a handle for each of a
-  /// thousand users, and most never need the box.
-  private var lastKnownBox: LastKnown?
-  private var videoCanvas: VideoCanvas?
-  private var shareCanvas: VideoCanvas?
+  /// What few handles need, boxed so that a handle is small (40 bytes, a 48-byte block): a
+  /// thousand instances each hold a handle for each of a thousand users, and most never need
+  /// the box.
+  private var extras: Extras?
+
+  private var madeExtras: Extras {
+    if let extras { return extras }
+    let made = Extras()
+    extras = made
+    return made
+  }
 
   init(id: UserID, session: LifetimeReference<Session>?) {
     self.id = id
@@ -70,17 +79,17 @@ public final class User: Identifiable {
   /// The user's video canvas; video on or off is ``VideoCanvas/videoStatus()``, not a user
   /// property, as in the SDK.
   public func getVideoCanvas() -> VideoCanvas? {
-    if let videoCanvas { return videoCanvas }
+    if let canvas = extras?.videoCanvas { return canvas }
     let canvas = VideoCanvas(userID: id, isShare: false, user: self)
-    videoCanvas = canvas
+    madeExtras.videoCanvas = canvas
     return canvas
   }
 
   /// The canvas of the user's share.
   func getShareCanvas() -> VideoCanvas {
-    if let shareCanvas { return shareCanvas }
+    if let canvas = extras?.shareCanvas { return canvas }
     let canvas = VideoCanvas(userID: id, isShare: true, user: self)
-    shareCanvas = canvas
+    madeExtras.shareCanvas = canvas
     return canvas
   }
 
@@ -91,8 +100,10 @@ public final class User: Identifiable {
   }
 }
 
-/// A participant as last known, for ``User``.
-private final class LastKnown {
-  let participant: Participant
-  init(_ participant: Participant) { self.participant = participant }
+/// What a ``User`` handle keeps beside its id once it needs it: the participant as last known
+/// and its canvases. Confined with its handle.
+private final class Extras {
+  var lastKnown: Participant?
+  var videoCanvas: VideoCanvas?
+  var shareCanvas: VideoCanvas?
 }
