@@ -418,10 +418,14 @@ extension SessionState {
     next.chatPrivilege = snapshot.chatPrivilege
     next.lastError = lastError
     var hosts = 0
+    var sharing = 0
     var previousJoinOrder: UInt64?
-    // Sized once: a snapshot of n users would otherwise regrow both tables log n times.
-    next.participants.reserveCapacity(snapshot.participants.count)
-    next.order.reserveCapacity(snapshot.participants.count)
+    // Sized once: a snapshot of n users would otherwise regrow both tables log n times. A
+    // quarter more, for the users who join next: a table that is full doubles at the next join
+    // (in a join storm, every member's, one after the other).
+    let room = snapshot.participants.count + snapshot.participants.count / 4 + 8
+    next.participants.reserveCapacity(room)
+    next.order.reserveCapacity(room)
     // Inserted in join order (the role order appends in O(1) then). Sort positions, not whole
     // participants (each a copy with its strings), and only when the list is out of order.
     let listed = snapshot.participants
@@ -442,6 +446,7 @@ extension SessionState {
       }
       previousJoinOrder = user.joinOrder
       if user.role == .host { hosts += 1 }
+      if user.shareStatus.isActive { sharing += 1 }
       next.insertParticipant(user)
     }
     guard hosts <= 1 else { throw reject(.invalidSnapshot, event, "\(hosts) hosts") }
@@ -463,7 +468,6 @@ extension SessionState {
       }
       next.shares[share.owner] = share
     }
-    let sharing = next.participants.values.lazy.filter { $0.shareStatus.isActive }.count
     guard sharing == next.shares.count else {
       throw reject(.invalidSnapshot, event, "share statuses disagree with the share list")
     }
