@@ -21,16 +21,22 @@ import Testing
     events.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
   }
 
-  @Test func decodesTheSameFramesAsAPlainDecode() throws {
-    var storage: [SessionEvent] = []
-    let payloads = [
+  /// Batches of one and of several events, with other frames between them.
+  private var mixedPayloads: [[UInt8]] {
+    [
       batch(1, [.videoStatusChanged(user: 4, isOn: true)]),
       WireEncoder.payload(.notice(.hostAskedUnmute(by: 1))),
       batch(2, [.nameChanged(user: 4, name: "Ben"), .usersLeft([5]), .hostChanged(newHost: 2)]),
       WireEncoder.payload(ServerMessage.heartbeat),
+      WireEncoder.payload(.helloAck(WireHelloAck(version: WireProtocol.version))),
       batch(5, [.audioStatusChanged(user: 2, type: .voip, isMuted: true)]),
+      batch(6, [.hostChanged(newHost: 3)]),
     ]
-    for payload in payloads {
+  }
+
+  @Test func decodesTheSameFramesAsAPlainDecode() throws {
+    var storage: [SessionEvent] = []
+    for payload in mixedPayloads {
       let reused = try decoder.decodeServerFrame(payload[...], reusing: &storage)
       #expect(reused == (try decoder.decodeServerFrame(payload)))
     }
@@ -92,16 +98,7 @@ import Testing
 
   @Test func theFastPathDecodesBatchesAsTheFrameDecodeDoesAndLeavesTheRest() throws {
     var storage: [SessionEvent] = []
-    let payloads = [
-      batch(1, [.videoStatusChanged(user: 4, isOn: true)]),
-      WireEncoder.payload(.notice(.hostAskedUnmute(by: 1))),
-      batch(2, [.nameChanged(user: 4, name: "Ben"), .usersLeft([5]), .hostChanged(newHost: 2)]),
-      WireEncoder.payload(ServerMessage.heartbeat),
-      WireEncoder.payload(.helloAck(WireHelloAck(version: WireProtocol.version))),
-      batch(5, [.audioStatusChanged(user: 2, type: .voip, isMuted: true)]),
-      batch(6, [.hostChanged(newHost: 3)]),
-    ]
-    for payload in payloads {
+    for payload in mixedPayloads {
       let fast = try fastBatch(payload, &storage)
       switch try decoder.decodeServerFrame(payload) {
       case .message(.events(let expected)): #expect(fast == expected)

@@ -111,10 +111,13 @@ public struct WireDecoder: Sendable, Hashable {
   public func decodeServerFrame(
     _ payload: ArraySlice<UInt8>, reusing events: inout [SessionEvent]
   ) throws(WireError) -> WireServerFrame {
-    var storage: [SessionEvent]? = events
-    events = []  // so that the storage is unique while a batch decodes into it
-    defer { events = storage ?? [] }
-    return try decode(WireServerFrame.self, payload, eventStorage: &storage)
+    // `withUnsafeBytes` rethrows untyped errors, so the outcome leaves the closure as a value.
+    var outcome: Result<WireServerFrame, WireError>?
+    payload.withUnsafeBytes { bytes in
+      outcome = Result { () throws(WireError) in try decodeServerFrame(bytes, reusing: &events) }
+    }
+    guard let outcome else { preconditionFailure("decoding neither returned nor threw") }
+    return try outcome.get()
   }
 
   /// Decodes a payload the server sent, in place, decoding an event batch into `events` rather
