@@ -137,7 +137,10 @@ struct StoreTests {
     let before = store.state
     let counter = CallCounter()
     counter.track { _ = store.state }
-    for id in [UserID(0), 1, 2, 3, 99, 4_000_000_000] { store.prefetchParticipant(id) }
+    for id in [UserID(0), 1, 2, 3, 6, 7, 99, 4_000_000_000] {
+      store.prefetchParticipant(id)
+      store.prefetchJoiner(id)
+    }
     #expect(store.state == before)
     #expect(store.lastSequence == 0)
     #expect(counter.count == 0)

@@ -81,10 +81,15 @@ struct UserMapTests {
     map.removeValue(forKey: 2)
     #expect(map.withValue(forKey: 2) { _ in called = true } == nil && !called)
     map[2] = ["two"]
-    for id in [0, 1, 2, 3, 5, 1_000_000, 4_000_000_000, UInt32.max] {
+    map.reserveCapacity(64)
+    for id in [0, 1, 2, 3, 4, 5, 60, 1_000_000, 4_000_000_000, UInt32.max] {
       map.prefetchValue(forKey: UserID(id))
+      map.prefetchSlot(forKey: UserID(id))  // past the last value too, within the room or not
     }
     #expect(map == before)
+    let empty = UserMap<[String]>()
+    empty.prefetchSlot(forKey: 1)
+    #expect(empty.isEmpty)
   }
 
   @Test func changesThroughTheSubscriptHappenInPlace() {

@@ -32,6 +32,22 @@ struct SDKUnitTestsEvents {
       .events(EventBatch(firstSequence: 11, events: [])),
       .events(EventBatch(firstSequence: 11, events: [.videoStatusChanged(user: 99, isOn: true)])),
       .events(EventBatch(firstSequence: 11, events: [.videoStatusChanged(user: 3, isOn: true)])),
+      // One joiner (the storm's hint), a joiner already present, and two at once.
+      .events(
+        EventBatch(
+          firstSequence: 11, events: [.usersJoined([Participant(id: 9, name: "I", joinOrder: 9)])])),
+      .events(
+        EventBatch(
+          firstSequence: 11, events: [.usersJoined([Participant(id: 3, name: "A", joinOrder: 3)])])),
+      .events(
+        EventBatch(
+          firstSequence: 11,
+          events: [
+            .usersJoined([
+              Participant(id: 10, name: "J", joinOrder: 10),
+              Participant(id: 11, name: "K", joinOrder: 11),
+            ])
+          ])),
       .joinRefused(.sessionJoinFailed), .left(.bySelf), .heartbeat, .commandFailed(1, .wrongUsage),
     ]
     for message in messages { lookahead.linkWillDeliver(message) }

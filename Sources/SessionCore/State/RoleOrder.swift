@@ -28,6 +28,18 @@ struct RoleOrder: Sendable {
     slotIndex.reserveCapacity(count)
   }
 
+  /// Starts bringing into the cache what inserting `id` last will write (Decision 0009's hint,
+  /// for a join): the slot after the last, and `id`'s index slot.
+  func prefetchInsertion(of id: UserID) {
+    if slots.count < slots.capacity {
+      let address = slots.withUnsafeBufferPointer {
+        UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + $0.count)
+      }
+      prefetchMemory(at: address)
+    }
+    slotIndex.prefetchSlot(forKey: id)
+  }
+
   /// Adds a user in join order.
   mutating func insert(_ id: UserID, joinOrder: UInt64) {
     if let last = slots.last, last.joinOrder > joinOrder {

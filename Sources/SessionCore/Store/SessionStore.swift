@@ -64,6 +64,14 @@ public final class SessionStore: Observable {
     storage.participants.prefetchValue(forKey: id)
   }
 
+  /// Starts bringing into the cache the memory that adding participant `id` will write: a
+  /// hint for a caller about to send the `usersJoined` event of one joiner (Decision 0009).
+  /// Reads no state a view could observe; changes nothing.
+  public func prefetchJoiner(_ id: UserID) {
+    storage.participants.prefetchSlot(forKey: id)
+    storage.order.prefetchInsertion(of: id)
+  }
+
   /// The last rejection, if the last event processed was rejected.
   public var lastRejection: EventRejection? {
     rejectionWasRead = true

@@ -349,6 +349,20 @@ extension UserMap: Collection {
     prefetchMemory(at: address)
   }
 
+  /// Starts bringing the slot `id` has, or would have if inserted next, into the cache: the
+  /// hint of ``prefetchValue(forKey:)`` for a value about to be inserted after the last one,
+  /// into room the array already has. Reads nothing; does nothing beyond that room.
+  @inlinable public func prefetchSlot(forKey id: UserID) {
+    let offset = offset(of: id)
+    guard offset < slots.capacity else { return }
+    // Within the array's allocation, though perhaps past its last element: only the address
+    // is formed, and a prefetch never faults.
+    let address = slots.withUnsafeBufferPointer {
+      UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + offset)
+    }
+    prefetchMemory(at: address)
+  }
+
   /// Calls `body` with the value for `id` where it is stored, without copying it, and returns
   /// what `body` returns; `nil` when no value is stored.
   ///

@@ -42,6 +42,10 @@ struct UserHandles {
     if let address { prefetchMemory(at: address) }
   }
 
+  /// Starts bringing into the cache the slot a handle for `id` will be stored in.
+  @inline(__always)
+  func prefetchSlot(_ id: UserID) { lists.prefetchSlot(forKey: id) }
+
   /// Makes room for `additional` more handles at once (everyone, on a join).
   mutating func reserve(_ additional: Int) { lists.reserveCapacity(additional) }
 

@@ -59,11 +59,15 @@ extension SDKEngine {
   /// handle list its callback will touch, while the instance before this one works
   /// (Decision 0009). Nothing is read that a view could observe, and nothing changes.
   func linkWillDeliver(_ message: ServerMessage) {
-    guard case .events(let batch) = message, !batch.events.isEmpty,
-      let user = batch.events[0].statusSubject
-    else { return }
-    store.prefetchParticipant(user)
-    handles.prefetch(user)
+    guard case .events(let batch) = message, !batch.events.isEmpty else { return }
+    if let user = batch.events[0].statusSubject {
+      store.prefetchParticipant(user)
+      handles.prefetch(user)
+    } else if case .usersJoined(let joiners) = batch.events[0], joiners.count == 1 {
+      // A join storm: every member appends the joiner to its tables and makes a handle.
+      store.prefetchJoiner(joiners[0].id)
+      handles.prefetchSlot(joiners[0].id)
+    }
   }
 
   // MARK: The pump
