@@ -60,12 +60,18 @@ final class OutboundBuffer {
 /// reference so that an append borrows it without a retain and release: a fan-out appends a
 /// frame to each of a thousand connections per message.
 ///
-/// Owns its buffer: ``take()`` gives the reference back, and the owner must take it before
-/// dropping the slot (``TCPConnection`` does when it flushes or closes, and in `deinit`).
+/// Owns its buffer: ``take()`` gives the reference back, and a slot dropped while holding one
+/// releases it. Not copyable, so the reference it owns is never owned twice.
 ///
 /// > Important: Loop-confined, owned by one ``TCPConnection``.
-struct OutgoingSlot {
+struct OutgoingSlot: ~Copyable {
   private var reference: Unmanaged<OutboundBuffer>?
+
+  init() {}
+
+  deinit {
+    reference?.release()
+  }
 
   /// Whether no buffer is held.
   var isEmpty: Bool { reference == nil }

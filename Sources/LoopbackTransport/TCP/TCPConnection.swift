@@ -105,7 +105,6 @@ public final class TCPConnection {
   deinit {
     // The handle's `data` retains the connection until its close callback ran.
     assert(isClosedState, "TCPConnection deinitialized while its handle is open")
-    _ = outgoing.take()
   }
 
   /// Allocates and initializes the handle, then gives it its owner.
