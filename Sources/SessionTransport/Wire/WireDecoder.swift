@@ -111,13 +111,9 @@ public struct WireDecoder: Sendable, Hashable {
   public func decodeServerFrame(
     _ payload: ArraySlice<UInt8>, reusing events: inout [SessionEvent]
   ) throws(WireError) -> WireServerFrame {
-    // `withUnsafeBytes` rethrows untyped errors, so the outcome leaves the closure as a value.
-    var outcome: Result<WireServerFrame, WireError>?
-    payload.withUnsafeBytes { bytes in
-      outcome = Result { () throws(WireError) in try decodeServerFrame(bytes, reusing: &events) }
+    try reusing(&events) { storage throws(WireError) in
+      try decode(WireServerFrame.self, payload, eventStorage: &storage)
     }
-    guard let outcome else { preconditionFailure("decoding neither returned nor threw") }
-    return try outcome.get()
   }
 
   /// Decodes a payload the server sent, in place, decoding an event batch into `events` rather
@@ -131,10 +127,21 @@ public struct WireDecoder: Sendable, Hashable {
   public func decodeServerFrame(
     _ payload: UnsafeRawBufferPointer, reusing events: inout [SessionEvent]
   ) throws(WireError) -> WireServerFrame {
+    try reusing(&events) { storage throws(WireError) in
+      try decode(WireServerFrame.self, payload, eventStorage: &storage)
+    }
+  }
+
+  /// Lends `events` to `body` as the storage a batch decodes into, unique while it decodes,
+  /// and keeps what the batch leaves there.
+  private func reusing(
+    _ events: inout [SessionEvent],
+    _ body: (inout [SessionEvent]?) throws(WireError) -> WireServerFrame
+  ) throws(WireError) -> WireServerFrame {
     var storage: [SessionEvent]? = events
     events = []  // so that the storage is unique while a batch decodes into it
     defer { events = storage ?? [] }
-    return try decode(WireServerFrame.self, payload, eventStorage: &storage)
+    return try body(&storage)
   }
 
   /// Decodes a payload the server sent if it is an event batch, into `events`: the receive
