@@ -49,6 +49,47 @@ struct AnnotationTests {
     expectRejects(.annotationStarted(user: 4, shareOwner: 1), in: state, .noChange)
   }
 
+  @Test func aUserAnnotatesOnOneShareAtATime() {
+    var builder = SessionBuilder.classroom
+    builder.shareSetting = .multi
+    builder.startShare(of: 1, annotators: [4])
+    builder.startShare(of: 2)
+    var state = builder.build()
+    expectRejects(.annotationStarted(user: 4, shareOwner: 2), in: state, .annotationNotAllowed)
+    #expect(state.authorize(.startAnnotation(shareOwner: 2), by: 4) == .wrongUsage)
+    #expect(state.annotatedShare(of: 4) == 1)
+    expectApplies(.annotationStarted(user: 3, shareOwner: 2), to: &state) {
+      $0.shares[2]?.annotators = [3]
+    }
+    applyAll([.annotationStopped(user: 4, shareOwner: 1)], to: &state)
+    #expect(state.authorize(.startAnnotation(shareOwner: 2), by: 4) == .success)
+    expectApplies(.annotationStarted(user: 4, shareOwner: 2), to: &state) {
+      $0.shares[2]?.annotators = [3, 4]
+    }
+  }
+
+  @Test func aSnapshotWithAUserAnnotatingTwoSharesIsInvalid() {
+    var builder = SessionBuilder.classroom
+    builder.shareSetting = .multi
+    builder.startShare(of: 1, annotators: [4])
+    builder.startShare(of: 2, annotators: [4])
+    do {
+      _ = try SessionState(snapshot: builder.snapshot)
+      Issue.record("a snapshot with a user annotating on two shares applied")
+    } catch {
+      #expect(error.code == .invalidSnapshot)
+    }
+  }
+
+  @Test func clearCountWrapsInsteadOfTrapping() {
+    var builder = SessionBuilder.classroom
+    builder.startShare(of: 1)
+    builder.shares[0].clearCount = .max
+    var state = builder.build()
+    applyAll([.annotationCleared(user: 1, shareOwner: 1, type: .all)], to: &state)
+    #expect(state.shares[1]?.clearCount == .min)
+  }
+
   @Test func anUnknownUserCannotAnnotate() {
     let state = Self.teacherSharing()
     expectRejects(.annotationStarted(user: 9, shareOwner: 1), in: state, .unknownUser)

@@ -25,6 +25,31 @@ struct ChatTests {
     #expect(state.chatMessages[1].timestamp == 1_800)
   }
 
+  @Test func theHistoryKeepsTheNewestMessagesAndForgetsTheirIDs() throws {
+    var state = SessionState(chatHistoryLimit: 3)
+    let join: [SessionEvent] = [
+      .initialized, .joinRequested(sessionName: "Algebra101", userName: "Ada"),
+      .sessionJoined(SessionBuilder.classroom.snapshot),
+    ]
+    for event in join { try state.reduce(event) }
+    for index in 1...5 { applyAll([.chatMessageReceived(Self.message("m\(index)"))], to: &state) }
+    #expect(state.chatMessages.map(\.id) == ["m3", "m4", "m5"])
+    #expect(state.chatMessageIDs == ["m3", "m4", "m5"])
+    // A forgotten message is unknown: deleting it is rejected, and its id may come again.
+    expectRejects(
+      .chatMessageDeleted(messageID: "m1", deletedBy: .host), in: state, .unknownOrDuplicateMessage)
+    applyAll([.chatMessageDeleted(messageID: "m4", deletedBy: .host)], to: &state)
+    #expect(state.chatMessages.map(\.id) == ["m3", "m5"])
+    // The limit survives leaving and joining again.
+    applyAll([.sessionLeft(reason: .bySelf)], to: &state)
+    #expect(state.chatHistoryLimit == 3)
+  }
+
+  @Test func theDefaultHistoryIsTheDefaultLimit() {
+    #expect(SessionState().chatHistoryLimit == SessionLimits().maxChatHistory)
+    #expect(SessionState(chatHistoryLimit: -4).chatHistoryLimit == 0)
+  }
+
   @Test func aMessageIDSeenBeforeIsADuplicate() {
     var state = SessionBuilder.classroom.build()
     applyAll([.chatMessageReceived(Self.message("m1"))], to: &state)

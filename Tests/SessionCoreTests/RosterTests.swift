@@ -128,7 +128,7 @@ struct RosterTests {
 
   @Test func usersLeftRemovesThemAndEverythingThatNamesThem() {
     var builder = SessionBuilder.classroom(myself: 3, sharing: 4)
-    builder.shares[0].annotators = [4, 5]
+    builder.shares[0].annotators = [4]
     builder.activeSpeakers = [5, 4]
     builder.shareSetting = .multi
     builder.startShare(of: 1, annotators: [5])

@@ -88,3 +88,16 @@ extension SessionState {
     }
   }
 }
+
+extension SessionState {
+  /// The owner of the share `user` annotates on, if any.
+  ///
+  /// A user annotates on one share at a time, as an app renders one share at a time: this
+  /// keeps every share's annotator set, together, no larger than the roster.
+  ///
+  /// - Complexity: O(live shares).
+  public func annotatedShare(of user: UserID) -> UserID? {
+    for share in shares.values where share.annotators.contains(user) { return share.owner }
+    return nil
+  }
+}

@@ -9,7 +9,7 @@ extension SessionState {
   ///
   /// At most one host; `hostID` names them; every manager is in the roster and in the manager
   /// order; at most one live share unless multi-share; share statuses agree with the shares;
-  /// annotators and speakers are present; myself is in the roster while in session; the ordered
+  /// annotators and speakers are present, each annotator on one share; myself is in the roster while in session; the ordered
   /// roster is a permutation of the roster in role and join order; join orders are unique; no
   /// share is live while sharing is off; chat ids agree.
   ///
@@ -40,6 +40,10 @@ extension SessionState {
       for annotator in share.annotators where participants[annotator] == nil {
         problems.append("annotator \(annotator) is not present")
       }
+    }
+    let annotations = shares.values.reduce(0) { $0 + $1.annotators.count }
+    if Set(shares.values.lazy.flatMap(\.annotators)).count != annotations {
+      problems.append("a user annotates on two shares")
     }
     for participant in participants.values
     where participant.shareStatus.isActive && shares[participant.id] == nil {

@@ -15,7 +15,7 @@ extension SessionState {
 
     case .cleanedUp:
       switch phase {
-      case .initialized, .left, .failed: self = SessionState()
+      case .initialized, .left, .failed: self = SessionState(chatHistoryLimit: chatHistoryLimit)
       default: throw reject(.outOfPhase, event, "cleanup while \(phase)")
       }
 
@@ -167,6 +167,9 @@ extension SessionState {
       guard !share.annotators.contains(user) else {
         throw reject(.noChange, event, "\(user) already annotates on \(owner)'s share")
       }
+      if let other = annotatedShare(of: user) {
+        throw reject(.annotationNotAllowed, event, "\(user) already annotates on \(other)'s share")
+      }
       shares[owner]?.annotators.insert(user)
 
     case .annotationStopped(let user, let owner):
@@ -189,7 +192,8 @@ extension SessionState {
       guard allowed else {
         throw reject(.annotationNotAllowed, event, "\(user) may not clear \(type)")
       }
-      shares[owner]?.clearCount += 1
+      // Wrapping: the count only tells views to redraw, and a snapshot may start it anywhere.
+      shares[owner]?.clearCount &+= 1
 
     case .annotationPrivilegeChanged(let owner, let disabled):
       _ = try liveShare(of: owner, event)
@@ -204,6 +208,12 @@ extension SessionState {
       }
       chatMessageIDs.insert(message.id)
       chatMessages.append(message)
+      if chatMessages.count > chatHistoryLimit {
+        // Bounded history: the oldest goes (O(limit) to shift, and the limit is a constant).
+        let forgotten = chatMessages.count - chatHistoryLimit
+        for old in chatMessages.prefix(forgotten) { chatMessageIDs.remove(old.id) }
+        chatMessages.removeFirst(forgotten)
+      }
 
     case .chatMessageDeleted(let messageID, _):
       guard chatMessageIDs.contains(messageID) else {
@@ -271,7 +281,7 @@ extension SessionState {
   private mutating func resetSession() {
     let keepPhase = phase
     let keepError = lastError
-    self = SessionState()
+    self = SessionState(chatHistoryLimit: chatHistoryLimit)
     phase = keepPhase
     lastError = keepError
   }
@@ -380,7 +390,7 @@ extension SessionState {
         break
       }
       // Derived from the live shares alone, so that equal states stay equal after a start.
-      let startOrder = (shares.values.lazy.map(\.startOrder).max() ?? 0) + 1
+      let startOrder = (shares.values.lazy.map(\.startOrder).max() ?? 0) &+ 1
       shares[user] = ActiveShare(owner: user, status: .started, kind: kind, startOrder: startOrder)
     case .paused:
       guard current == .started || current == .resumed else {
@@ -409,7 +419,7 @@ extension SessionState {
     guard phase == .joining || phase == .inSession else {
       throw reject(.outOfPhase, event, "snapshot while \(phase)")
     }
-    var next = SessionState()
+    var next = SessionState(chatHistoryLimit: chatHistoryLimit)
     next.phase = .inSession
     next.sessionName = snapshot.sessionName
     next.sessionID = snapshot.sessionID
@@ -459,10 +469,13 @@ extension SessionState {
     if snapshot.shareSetting == .none, !snapshot.shares.isEmpty {
       throw reject(.invalidSnapshot, event, "a share is live while sharing is off")
     }
+    var annotating = Set<UserID>()
     for share in snapshot.shares {
       guard let owner = next.participants[share.owner], owner.shareStatus == share.status,
         share.status.isActive, next.shares[share.owner] == nil,
-        share.annotators.allSatisfy({ next.participants[$0] != nil })
+        share.annotators.allSatisfy({
+          next.participants[$0] != nil && annotating.insert($0).inserted
+        })
       else {
         throw reject(.invalidSnapshot, event, "share of \(share.owner) is inconsistent")
       }

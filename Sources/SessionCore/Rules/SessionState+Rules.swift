@@ -61,7 +61,8 @@ extension SessionState {
     case .startAnnotation(let owner):
       guard let share = shares[owner] else { return .sessionShareError }
       if owner != user, share.isViewerAnnotationDisabled { return .sessionNoRights }
-      return share.annotators.contains(user) ? .wrongUsage : .success
+      // One share at a time: stop annotating on the other share first.
+      return annotatedShare(of: user) == nil ? .success : .wrongUsage
 
     case .stopAnnotation(let owner):
       guard let share = shares[owner] else { return .sessionShareError }

@@ -3,8 +3,16 @@ extension SessionState {
   ///
   /// The service applies every event it numbers to this state with the same reducer the
   /// members use.
-  public static func serviceView(sessionName: String, sessionID: String) -> SessionState {
-    var state = SessionState()
+  ///
+  /// - Parameters:
+  ///   - sessionName: The session's name.
+  ///   - sessionID: The id the service gave the session.
+  ///   - chatHistoryLimit: The most chat messages the service keeps for the session.
+  public static func serviceView(
+    sessionName: String, sessionID: String,
+    chatHistoryLimit: Int = SessionLimits.defaultMaxChatHistory
+  ) -> SessionState {
+    var state = SessionState(chatHistoryLimit: chatHistoryLimit)
     state.phase = .inSession
     state.sessionName = sessionName
     state.sessionID = sessionID

@@ -28,7 +28,8 @@ public struct SessionState: Sendable {
   public internal(set) var shares: [UserID: ActiveShare] = [:]
   /// Who may chat.
   public internal(set) var chatPrivilege: ChatPrivilege = .everyonePubliclyAndPrivately
-  /// Chat messages received in this session, oldest first.
+  /// Chat messages received in this session, oldest first: the newest
+  /// ``chatHistoryLimit`` of them.
   public internal(set) var chatMessages: [ChatMessage] = []
   /// Who is talking, as last reported.
   public internal(set) var activeSpeakers: [UserID] = []
@@ -37,6 +38,9 @@ public struct SessionState: Sendable {
 
   /// Whether this is the service's view of a session: in session with no local user.
   public internal(set) var isServiceView = false
+  /// The most chat messages ``chatMessages`` keeps: when a message arrives beyond it, the
+  /// oldest is forgotten. A setting, not a fact: neither compared nor encoded.
+  public internal(set) var chatHistoryLimit = SessionLimits.defaultMaxChatHistory
 
   var order = RoleOrder()
   var chatMessageIDs: Set<String> = []
@@ -44,6 +48,14 @@ public struct SessionState: Sendable {
 
   /// A state before `initialize`.
   public init() {}
+
+  /// A state before `initialize` that keeps at most `chatHistoryLimit` chat messages.
+  ///
+  /// - Parameter chatHistoryLimit: The most messages kept (0 keeps none); see
+  ///   ``SessionLimits/maxChatHistory``.
+  public init(chatHistoryLimit: Int) {
+    self.chatHistoryLimit = max(0, chatHistoryLimit)
+  }
 
   /// A state in session, built from a snapshot; useful for tests and previews.
   ///

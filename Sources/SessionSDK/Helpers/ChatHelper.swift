@@ -39,8 +39,7 @@ public final class ChatHelper {
 
   private func send(to receiver: UserID?, _ content: String?) -> VideoSDKError {
     guard let sdk else { return .uninitialize }
-    let text = SessionLimits.truncate(content ?? "", toUTF8Bytes: sdk.limits.maxChatBytes)
-    return sdk.perform(.sendChat(receiver: receiver, content: text))
+    return sdk.perform(.sendChat(receiver: receiver, content: content ?? ""))
   }
 
   /// Whether you may delete the message: your own, or any if you are host or manager.

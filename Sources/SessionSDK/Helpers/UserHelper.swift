@@ -16,14 +16,14 @@ public final class UserHelper {
   init() {}
 
   /// Renames a user: yourself, or anyone if you are host or manager. Names over 200
-  /// characters are truncated.
+  /// characters (or 800 UTF-8 bytes) are truncated at a whole character; a name that
+  /// truncates to nothing is refused.
   ///
   /// - Returns: Whether the request was sent.
   @discardableResult
   public func changeName(_ name: String?, withUser user: User?) -> Bool {
     guard let sdk, let name, let user else { return false }
-    let truncated = String(name.prefix(sdk.limits.maxUserNameLength))
-    return sdk.perform(.changeName(user: user.id, name: truncated)) == .success
+    return sdk.perform(.changeName(user: user.id, name: name)) == .success
   }
 
   /// Makes another user host (host only); you become a participant.

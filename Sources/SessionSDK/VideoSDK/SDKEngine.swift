@@ -200,7 +200,7 @@ final class SDKEngine: LinkLookahead {
       submit(.local(.errorOccurred(error: .sessionAlreadyInProgress, detail: 0)))
       return nil
     }
-    let userName = String(context.userName.prefix(configuration.limits.maxUserNameLength))
+    let userName = configuration.limits.userName(context.userName)
     let password = context.sessionPassword.flatMap { $0.isEmpty ? nil : $0 }
     if let error = Self.validate(context, password: password, limits: configuration.limits) {
       log(.info, "join refused locally: \(error.sdkName)")

@@ -16,8 +16,10 @@ extension SDKEngine {
   func perform(
     _ command: SessionCommand, pending: PendingCommand? = nil, willSend: () -> Void = {}
   ) -> VideoSDKError {
-    guard configuration != nil else { return .uninitialize }
+    guard let configuration else { return .uninitialize }
     guard let link, let me = store.state.myselfID else { return .notInSession }
+    // Texts are cut as the service cuts them, before the rules see them (`""` is refused).
+    let command = configuration.limits.normalized(command)
     let verdict = store.state.authorize(command, by: me)
     guard verdict == .success else { return verdict }
     nextCommandID &+= 1

@@ -290,7 +290,7 @@ extension SDKEngine {
       return .success
     }
     guard let password, !password.isEmpty else { return .invalidParameter }
-    guard Self.isValidPassword(password, limits: configuration.limits) else {
+    guard configuration.limits.isValidPassword(password) else {
       return .joinSessionInvalidPassword
     }
     isPasswordPromptOpen = false
