@@ -1,4 +1,5 @@
 import SessionCore
+import SessionTransport
 
 /// How a ``SessionService`` admits members and keeps time.
 public struct ServiceConfiguration: Sendable {
@@ -18,6 +19,11 @@ public struct ServiceConfiguration: Sendable {
   public var reconnectGrace: Int64
   /// Seed of the generator for resume tokens: the service draws no other randomness.
   public var seed: UInt64
+  /// The largest frame payload its members accept, in bytes (the wire default, 1 MiB). The
+  /// service admits no more members than a worst-case snapshot fits in (``SnapshotBudget``),
+  /// so that every join and resume gets its snapshot; with the default limits that is more
+  /// than ``SessionLimits/maxUsers``.
+  public var maxFrameSize = WireProtocol.defaultMaxFrameSize
 
   /// Creates a configuration.
   public init(

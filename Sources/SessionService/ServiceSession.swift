@@ -46,9 +46,10 @@ final class ServiceSession {
   /// The stamp of each chat message still in the state.
   var messageStamps: [String: UInt64] = [:]
 
-  init(key: String, name: String, id: String, idleTimeout: Int64) {
+  init(key: String, name: String, id: String, idleTimeout: Int64, chatHistoryLimit: Int) {
     self.key = key
-    self.state = .serviceView(sessionName: name, sessionID: id)
+    self.state = .serviceView(
+      sessionName: name, sessionID: id, chatHistoryLimit: chatHistoryLimit)
     self.idleTimeout = idleTimeout
   }
 

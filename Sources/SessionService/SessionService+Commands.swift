@@ -8,6 +8,8 @@ extension SessionService {
     _ command: SessionCommand, id: CommandID, by user: UserID, in session: ServiceSession,
     connection: ConnectionID, now: Int64
   ) {
+    // Names and chat are cut to the limits first: one that cuts down to nothing is refused.
+    let command = configuration.limits.normalized(command)
     var verdict = session.state.authorize(command, by: user)
     if verdict == .success { verdict = serviceRules(command, by: user, in: session) }
     guard verdict == .success else {
@@ -158,7 +160,6 @@ extension SessionService {
       }
       emit(events, in: session)
     case .changeName(let target, let name):
-      let name = String(name.prefix(configuration.limits.maxUserNameLength))
       if session.state.participants[target]?.name != name {
         emit([.nameChanged(user: target, name: name)], in: session)
       }
@@ -167,15 +168,19 @@ extension SessionService {
       session.nextMessage += 1
       let message = ChatMessage(
         id: "\(session.state.sessionID ?? "")-m\(session.nextMessage)", sender: user,
-        receiver: receiver,
-        content: SessionLimits.truncate(content, toUTF8Bytes: configuration.limits.maxChatBytes),
-        timestamp: now)
+        receiver: receiver, content: content, timestamp: now)
+      // The history is bounded: a new message pushes the oldest out (a limit of 0 keeps none).
+      // Read in place: a copy of the list held across `emit` would be copied on append.
+      let forgotten =
+        session.state.chatMessages.count < session.state.chatHistoryLimit
+        ? nil : (session.state.chatMessages.first?.id ?? message.id)
       session.stampMessage(message.id)
       if let receiver {
         emitPrivately(.chatMessageReceived(message), to: [user, receiver], in: session)
       } else {
         emit([.chatMessageReceived(message)], in: session)
       }
+      if let forgotten { session.messageStamps.removeValue(forKey: forgotten) }
     case .deleteChatMessage(let messageID):
       guard let message = session.state.chatMessages.last(where: { $0.id == messageID }) else {
         return

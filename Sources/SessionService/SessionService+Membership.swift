@@ -44,28 +44,25 @@ extension SessionService {
     admit(request, token: token, on: connection, now: now)
   }
 
-  /// Checks the join context the way the SDK does before it sends anything.
+  /// Checks the join context with the rules the SDK applies before it sends anything.
   func validate(_ request: JoinRequest) -> VideoSDKError? {
-    let limits = configuration.limits
-    if request.sessionName.isEmpty { return .joinSessionNoSessionName }
-    if request.token.isEmpty { return .joinSessionNoSessionToken }
-    if request.userName.isEmpty { return .joinSessionNoUserName }
-    if request.sessionName.count > limits.maxSessionNameLength {
-      return .joinSessionSessionNameTooLong
-    }
-    if !SessionLimits.isValidSessionNameCharacterSet(request.sessionName) {
-      return .joinSessionInvalidSessionName
-    }
-    if let password = request.password, !isValidPassword(password) {
-      return .joinSessionInvalidPassword
-    }
-    return nil
+    configuration.limits.validateJoin(
+      sessionName: request.sessionName, userName: request.userName, token: request.token,
+      password: request.password)
   }
 
-  /// Whether a password has at most the allowed number of printable ASCII characters.
   private func isValidPassword(_ password: String) -> Bool {
-    password.unicodeScalars.count <= configuration.limits.maxPasswordLength
-      && password.unicodeScalars.allSatisfy { (32...126).contains($0.value) }
+    configuration.limits.isValidPassword(password)
+  }
+
+  /// A session's idle timeout in milliseconds from the joiner's minutes: the service default
+  /// when absent, negative (never) when negative, and never, too, for a number of minutes
+  /// whose milliseconds do not fit in 64 bits (over 292 million years).
+  static func idleTimeout(minutes: Int?, default fallback: Int64) -> Int64 {
+    guard let minutes else { return fallback }
+    guard minutes >= 0 else { return -1 }
+    let (milliseconds, overflow) = Int64(minutes).multipliedReportingOverflow(by: 60_000)
+    return overflow ? -1 : milliseconds
   }
 
   private func admit(
@@ -76,7 +73,14 @@ extension SessionService {
     let session: ServiceSession
     if let existing = sessions[key] {
       session = existing
-      if existing.state.participants.count >= configuration.limits.maxUsers {
+      if existing.state.participants.count >= admissionLimit {
+        log("\(connection): join refused: session \(key) is full (\(admissionLimit) users)")
+        send(.joinRefused(.sessionJoinFailed), to: connection)
+        return
+      }
+      if existing.nextUserID == .max {
+        // Ids are never reused in a session: after 2^32 − 1 joins it takes no one new.
+        log("\(connection): join refused: session \(key) has used every user id")
         send(.joinRefused(.sessionJoinFailed), to: connection)
         return
       }
@@ -91,13 +95,12 @@ extension SessionService {
       }
     } else {
       nextSessionNumber += 1
-      let idle =
-        request.idleTimeoutMinutes.map { $0 < 0 ? -1 : Int64($0) * 60_000 }
-        ?? configuration.defaultIdleTimeout
       session = ServiceSession(
         key: key, name: request.sessionName,
         id: "S\(nextSessionNumber)-\(String(random.next() & 0xFFFF_FFFF, radix: 16))",
-        idleTimeout: idle)
+        idleTimeout: Self.idleTimeout(
+          minutes: request.idleTimeoutMinutes, default: configuration.defaultIdleTimeout),
+        chatHistoryLimit: configuration.limits.maxChatHistory)
       session.password = offered
       session.sessionKey = token.sessionKey
       sessions[key] = session
@@ -112,7 +115,7 @@ extension SessionService {
     let muted = request.muteAudio || (!session.selfUnmuteAllowed && role == .participant)
     let participant = Participant(
       id: id,
-      name: String(request.userName.prefix(configuration.limits.maxUserNameLength)),
+      name: configuration.limits.userName(request.userName),
       role: role,
       isVideoOn: request.videoOn,
       audio: request.connectAudio ? AudioStatus(type: .voip, isMuted: muted) : .disconnected,

@@ -43,16 +43,30 @@ public final class SessionService: SessionHost {
   var nextJoinOrder: UInt64 = 0
   var nextSessionNumber: UInt64 = 0
 
+  /// The most members a session admits: ``SessionLimits/maxUsers``, or fewer if a snapshot of
+  /// that many members with the longest names could outgrow a frame.
+  public let admissionLimit: Int
+
   /// Receives one line per noteworthy refusal or cleanup, for logs and tests.
   public var log: (String) -> Void = { _ in }
 
   /// Creates a service.
+  ///
+  /// - Parameter configuration: Credentials, limits and timers.
   public init(configuration: ServiceConfiguration) {
     self.configuration = configuration
     self.verifier = TokenVerifier(
       credentials: configuration.credentials, limits: configuration.tokenLimits)
     self.random = SplitMix64(seed: configuration.seed)
+    let budget = SnapshotBudget(
+      limits: configuration.limits, maxUserKeyBytes: configuration.tokenLimits.maxUserKeyBytes,
+      maxSessionIDBytes: Self.maxSessionIDBytes)
+    self.admissionLimit = min(
+      max(0, configuration.limits.maxUsers), budget.usersFitting(in: configuration.maxFrameSize))
   }
+
+  /// The longest session id this service makes: `S`, a decimal `UInt64`, `-`, 8 hex digits.
+  static let maxSessionIDBytes = 30
 
   // MARK: SessionHost
 

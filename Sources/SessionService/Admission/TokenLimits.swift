@@ -19,8 +19,13 @@ public struct TokenLimits: Sendable, Hashable, Codable {
   /// Longest `user_key` (or `user_identity`): 36 characters; longer is
   /// `Errors_JoinSession_Token_UserIdentity_TooLong`.
   public var maxUserKeyLength: Int = 36
+  /// Longest `user_key` (or `user_identity`) in UTF-8 bytes: 144 (four per character), so that
+  /// a key of combining marks cannot be kilobytes long.
+  public var maxUserKeyBytes: Int = 144
   /// Longest `session_key`: 36 characters.
   public var maxSessionKeyLength: Int = 36
+  /// Longest `session_key` in UTF-8 bytes: 144.
+  public var maxSessionKeyBytes: Int = 144
   /// Longest token accepted, in bytes, checked before any decoding: 8 KiB.
   public var maxTokenBytes: Int = 8_192
 

@@ -159,16 +159,22 @@ public struct TokenVerifier: Sendable, CustomStringConvertible {
     let userKey = try optionalString(payload, "user_key")
     let userIdentity = try optionalString(payload, "user_identity")
     for (claim, value) in [("user_key", userKey), ("user_identity", userIdentity)] {
-      if let value, value.count > limits.maxUserKeyLength {
+      if let value, !Self.fits(value, limits.maxUserKeyLength, limits.maxUserKeyBytes) {
         throw TokenRejection(
           code: .joinSessionTokenUserIdentityTooLong,
-          reason: "\(claim) is longer than \(limits.maxUserKeyLength) characters"
+          reason:
+            "\(claim) is longer than \(limits.maxUserKeyLength) characters"
+            + " or \(limits.maxUserKeyBytes) bytes"
         )
       }
     }
     let sessionKey = try optionalString(payload, "session_key")
-    if let sessionKey, sessionKey.count > limits.maxSessionKeyLength {
-      throw .invalid("session_key is longer than \(limits.maxSessionKeyLength) characters")
+    if let sessionKey,
+      !Self.fits(sessionKey, limits.maxSessionKeyLength, limits.maxSessionKeyBytes)
+    {
+      throw .invalid(
+        "session_key is longer than \(limits.maxSessionKeyLength) characters"
+          + " or \(limits.maxSessionKeyBytes) bytes")
     }
     guard topic.count <= limits.maxSessionNameLength else {
       throw .invalid("tpc is longer than \(limits.maxSessionNameLength) characters")
@@ -187,6 +193,12 @@ public struct TokenVerifier: Sendable, CustomStringConvertible {
   }
 
   /// Checks `iat` and `exp` and returns them.
+  /// Whether a claim is within both its character and its byte limit (bytes first: counting
+  /// characters is linear in the bytes).
+  private static func fits(_ value: String, _ characters: Int, _ bytes: Int) -> Bool {
+    value.utf8.count <= bytes && value.count <= characters
+  }
+
   private func lifetime(
     _ payload: [String: TokenJSON],
     now: Int64
