@@ -146,6 +146,9 @@ private func heavyCharacter(_ marks: Int) -> String {
     let bound = budget.joinedPayloadBound(users: limits.maxUsers)
     #expect(size <= bound)
     #expect(bound <= WireProtocol.defaultMaxFrameSize)
+    // The figures Docs/WireProtocol.md §7 and Docs/SessionService.md quote.
+    #expect(bound == 1_011_667)
+    #expect(budget.usersFitting(in: WireProtocol.defaultMaxFrameSize) == 1_036)
     let service = SessionService(configuration: ServiceConfiguration(credentials: [:]))
     #expect(service.admissionLimit == limits.maxUsers)
   }

@@ -112,6 +112,24 @@ private let invalid = VideoSDKError.joinSessionInvalidSessionToken
     var testDescription: String { name }
   }
 
+  // MARK: The documented vector (Docs/WireProtocol.md §12)
+
+  @Test func theDocumentedTokenVector() throws {
+    let vector =
+      "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJhcHBfa2V5IjoiaGFybmVzc0tleSIsInRwYyI6IkFsZ2Vi"
+      + "cmExMDEiLCJyb2xlX3R5cGUiOjEsInZlcnNpb24iOjEsImlhdCI6MTcwMDAwMDAwMCwiZXhwIjoxNzAwMDA3MjAw"
+      + "fQ.6-rYkAaNrGofb4ovwMd3vufGtuc_EqgkOMzgPlPJIUs"
+    let minter = TokenMinter(appKey: "harnessKey", secret: "harnessSecret-0123456789")
+    #expect(
+      minter.mint(sessionName: "Algebra101", role: .host, issuedAt: 1_700_000_000) == vector)
+    let verifier = TokenVerifier(credentials: ["harnessKey": "harnessSecret-0123456789"])
+    let token = try verifier.verify(vector, sessionName: "algebra101", now: 1_699_999_940).get()
+    #expect(token.roleType == .host)
+    #expect(verifier.verify(vector, sessionName: "Algebra101", now: 1_700_007_199).isSuccess)
+    #expect(!verifier.verify(vector, sessionName: "Algebra101", now: 1_699_999_939).isSuccess)
+    #expect(!verifier.verify(vector, sessionName: "Algebra101", now: 1_700_007_200).isSuccess)
+  }
+
   // MARK: HMAC-SHA256
 
   @Test(arguments: [
@@ -761,5 +779,11 @@ private let invalid = VideoSDKError.joinSessionInvalidSessionToken
       }
     }
     #expect(accepted < 2_000)
+  }
+}
+
+extension Result {
+  fileprivate var isSuccess: Bool {
+    if case .success = self { true } else { false }
   }
 }

@@ -19,8 +19,8 @@ import SessionCore
 /// | `exp - iat` outside ``TokenLimits/minLifetime``...``TokenLimits/maxLifetime`` | 1505 |
 /// | not yet valid: `now < iat - clockSkew` | 1505 |
 /// | expired: `now >= exp` | 1505 |
-/// | `user_key` or `user_identity` longer than ``TokenLimits/maxUserKeyLength`` | 1510 `joinSessionTokenUserIdentityTooLong` |
-/// | `session_key` longer than ``TokenLimits/maxSessionKeyLength`` | 1505 |
+/// | `user_key` or `user_identity` longer than ``TokenLimits/maxUserKeyLength`` characters or ``TokenLimits/maxUserKeyBytes`` bytes | 1510 `joinSessionTokenUserIdentityTooLong` |
+/// | `session_key` longer than ``TokenLimits/maxSessionKeyLength`` characters or ``TokenLimits/maxSessionKeyBytes`` bytes | 1505 |
 /// | `tpc` longer than ``TokenLimits/maxSessionNameLength`` | 1505 |
 ///
 /// The signature is checked, in constant time, before any claim but `app_key` is interpreted.
