@@ -325,7 +325,8 @@ struct SDKUnitTestsLifecycle {
     #expect(retry(nil, false) == .invalidParameter)
     #expect(retry("much too long", false) == .joinSessionInvalidPassword)
     #expect(retry("secret", false) == .success)
-    #expect(rig.log.take() == [.onSessionJoin, .onUserJoin([1])])
+    #expect(
+      rig.log.take() == [.onSessionJoin, .onUserJoin([1]), .onUserAudioStatusChanged([1])])
     #expect(rig.sdk.getSession()?.getSessionPassword() == "secret")
   }
 
@@ -350,8 +351,14 @@ struct SDKUnitTestsLifecycle {
     let ada = SDKTestRig(transport: service)
     grace.join("Grace")
     ada.join("Ada")
-    #expect(grace.log.take() == [.onSessionJoin, .onUserJoin([1]), .onUserJoin([2])])
-    #expect(ada.log.take() == [.onSessionJoin, .onUserJoin([1, 2])])
+    // Both connect audio at the join; each member hears of it after the join.
+    #expect(
+      grace.log.take() == [
+        .onSessionJoin, .onUserJoin([1]), .onUserAudioStatusChanged([1]), .onUserJoin([2]),
+        .onUserAudioStatusChanged([2]),
+      ])
+    #expect(
+      ada.log.take() == [.onSessionJoin, .onUserJoin([1, 2]), .onUserAudioStatusChanged([2])])
     #expect(ada.sdk.getVideoHelper().startVideo() == .success)
     #expect(grace.log.take() == [.onUserVideoStatusChanged([2])])
     #expect(ada.log.take() == [.onUserVideoStatusChanged([2])])

@@ -264,8 +264,10 @@ extension SharedInstanceTests {
       viewModel.updateLocalVideo()
       #expect(sdk.videoSubscriptionCount == 1)
 
+      await settle { viewModel.videoOn }
+      #expect(viewModel.videoOn, "onUserVideoStatusChanged after the join")
       viewModel.toggleVideo()  // on → off
-      await settle { sdk.store.state.myself?.isVideoOn == false }
+      await settle { !viewModel.videoOn }
       #expect(sdk.store.state.myself?.isVideoOn == false)
       viewModel.toggleVideo()  // off → on
       await settle { viewModel.videoOn }

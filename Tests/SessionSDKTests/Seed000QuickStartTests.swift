@@ -164,17 +164,27 @@ struct Seed000QuickStartTests {
   @Test func twoUsersJoinToggleAndLeaveWithExactCallbacksOnEachSide() throws {
     let (grace, graceStore) = user("Grace", role: .host)
     join(grace, graceStore, as: 1)
-    graceStore.receive(.onSessionJoin, .onUserJoin([1]))
+    // The seed joins with the camera on and audio connected: both are reported after the join.
+    graceStore.receive(
+      .onSessionJoin, .onUserJoin([1]), .onUserVideoStatusChanged([1]),
+      .onUserAudioStatusChanged([1]))
     #expect(grace.remoteUsers.isEmpty, "the seed filters itself out of onUserJoin")
+    #expect(grace.videoOn, "the seed's videoOn follows onUserVideoStatusChanged")
     #expect(graceStore.state.myself?.role == .host)
 
     let (ada, adaStore) = user("Ada", role: .participant)
     join(ada, adaStore, as: 2)
-    adaStore.receive(.onSessionJoin, .onUserJoin([1, 2]))
+    adaStore.receive(
+      .onSessionJoin, .onUserJoin([1, 2]), .onUserVideoStatusChanged([2]),
+      .onUserAudioStatusChanged([2]))
+    #expect(ada.videoOn)
+    #expect(!ada.audioOn, "audioOption.mute = true")
     let adaAsJoined = try #require(adaStore.state.myself)
     #expect(adaAsJoined.isVideoOn, "videoOption.localVideoOn = true")
     #expect(adaAsJoined.audio == AudioStatus(type: .voip, isMuted: true), "audioOption.mute = true")
-    graceStore.receive(.onUserJoin([2])) { $0.participants[2] = adaAsJoined }
+    graceStore.receive(
+      .onUserJoin([2]), .onUserVideoStatusChanged([2]), .onUserAudioStatusChanged([2])
+    ) { $0.participants[2] = adaAsJoined }
     #expect(ada.remoteUsers.map { $0.getName() } == ["Grace"])
     #expect(grace.remoteUsers.map { $0.getName() } == ["Ada"])
     converged(grace, ada)

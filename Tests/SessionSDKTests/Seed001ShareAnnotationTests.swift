@@ -227,16 +227,18 @@ struct Seed001ShareAnnotationTests {
         guard let service = testbed.serviceState() else { return }
         expected = .member(1, of: service)
       })
-    doctorStore.receive(.onSessionJoin, .onUserJoin([1]))
+    doctorStore.receive(.onSessionJoin, .onUserJoin([1]), .onUserAudioStatusChanged([1]))
     patientStore.perform(
       { $0.joinSession(testbed.context("Patient")) },
       assert: { expected in
         guard let service = testbed.serviceState() else { return }
         expected = .member(2, of: service)
       })
-    patientStore.receive(.onSessionJoin, .onUserJoin([1, 2]))
+    patientStore.receive(.onSessionJoin, .onUserJoin([1, 2]), .onUserAudioStatusChanged([2]))
     let patientParticipant = try #require(patientStore.state.myself)
-    doctorStore.receive(.onUserJoin([2])) { $0.participants[2] = patientParticipant }
+    doctorStore.receive(.onUserJoin([2]), .onUserAudioStatusChanged([2])) {
+      $0.participants[2] = patientParticipant
+    }
   }
 
   func converged(sourceLocation: SourceLocation = #_sourceLocation) {

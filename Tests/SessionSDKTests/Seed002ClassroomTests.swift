@@ -428,15 +428,18 @@ struct Seed002ClassroomTests {
         expected = .member(33, of: service)
       })
     let everyone = try #require(testbed.serviceState()?.usersInJoinOrder.map(\.id))
-    backStore.receive(.onSessionJoin, .onUserJoin(everyone))
+    // Her context connects audio: every member hears of it after the join.
+    backStore.receive(.onSessionJoin, .onUserJoin(everyone), .onUserAudioStatusChanged([33]))
     // Her model tiles the 31 others: the last six are over the 25 video subscriptions.
     backStore.receive(
       (27...32).map { .onVideoCanvasSubscribeFail(.hasSubscribeExceededLimit, user: UserID($0)) })
     let newRivera = try #require(back.sdk.store.state.myself)
     #expect(newRivera.id == 33)
     #expect(newRivera.role == .manager)
-    chenStore.receive(.onUserJoin([33])) { $0.participants[33] = newRivera }
-    everyStudentReceived([.onUserJoin([33])])
+    chenStore.receive(.onUserJoin([33]), .onUserAudioStatusChanged([33])) {
+      $0.participants[33] = newRivera
+    }
+    everyStudentReceived([.onUserJoin([33]), .onUserAudioStatusChanged([33])])
     converged()
 
     // reclaimHost: host again, for everyone; the co-teacher she takes it from (role_type 1)

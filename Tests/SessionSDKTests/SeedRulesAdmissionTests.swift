@@ -257,8 +257,11 @@ struct SeedRulesAdmissionTests {
     #expect(second("pw", false) == .success)
     let adaID = try #require(ada.store.state.myselfID)
     let lenaID = try #require(locked.store.state.myselfID)
-    #expect(prompts.take() == [.onSessionJoin, .onUserJoin([lenaID, adaID])])
-    #expect(lenaLog.take() == [.onUserJoin([adaID])])
+    #expect(
+      prompts.take() == [
+        .onSessionJoin, .onUserJoin([lenaID, adaID]), .onUserAudioStatusChanged([adaID]),
+      ])
+    #expect(lenaLog.take() == [.onUserJoin([adaID]), .onUserAudioStatusChanged([adaID])])
     #expect(ada.getSession()?.getSessionPassword() == "pw")
 
     // A wrong password in the context: told at once that it is wrong.
@@ -306,7 +309,10 @@ struct SeedRulesAdmissionTests {
     let quinnID = try #require(quinn.store.state.myselfID)
     let seen = try #require(host.getSession()?.user(withID: quinnID))
     #expect(quinn.leaveSession(false) == .success)
-    #expect(hostLog.take() == [.onUserJoin([quinnID]), .onUserLeave([quinnID])])
+    #expect(
+      hostLog.take() == [
+        .onUserJoin([quinnID]), .onUserAudioStatusChanged([quinnID]), .onUserLeave([quinnID]),
+      ])
     #expect(seen.getName() == "Quinn", "a user who left answers with what was last known")
     #expect(!seen.isPresent)
     let before = host.store.state
@@ -369,7 +375,8 @@ struct SeedRulesAdmissionTests {
     #expect(ada.getChatHelper().SendChatToAll("anyone?") == .notInSession)
     #expect(!ada.getUserHelper().reclaimHost())
     #expect(ada.getShareHelper().createAnnotationHelper(nil) == nil)
-    #expect(hostLog.take().count == 2, "Hana saw Ada join and leave, nothing more")
+    #expect(
+      hostLog.take().count == 3, "Hana saw Ada join (with her audio) and leave, nothing more")
     testbed.assertConverged()
   }
 

@@ -62,7 +62,11 @@ extension SharedInstanceTests {
       context.audioOption.mute = true
       #expect(VideoSDK.shareInstance()?.joinSession(context) != nil)
       let me = try #require(sdk.getSession()?.getMySelf())
-      #expect(recorder.take() == [.onSessionJoin, .onUserJoin([1, 2])])
+      #expect(
+        recorder.take() == [
+          .onSessionJoin, .onUserJoin([1, 2]), .onUserVideoStatusChanged([2]),
+          .onUserAudioStatusChanged([2]),
+        ])
 
       // The seed's toggleVideo: check the canvas, then hop to the main actor to call the helper.
       for expected in [false, true, false] {

@@ -244,12 +244,15 @@ struct TestSupportRecordingTests {
     #expect(ada.getChatHelper().SendChatToAll("hi") == .success)
     #expect(grace.getShareHelper().lockShare(true) == .success)
     let adaID = try #require(ada.store.state.myselfID)
-    #expect(wrapper.callbacks.count == 4)
+    #expect(wrapper.callbacks.count == 5)
     #expect(
-      wrapper.callbacks.prefix(2) == [.onUserJoin([adaID]), .onUserVideoStatusChanged([adaID])])
+      wrapper.callbacks.prefix(3) == [
+        .onUserJoin([adaID]), .onUserAudioStatusChanged([adaID]),
+        .onUserVideoStatusChanged([adaID]),
+      ])
     #expect(app.callbacks == wrapper.callbacks)
     #expect(observed.callbacks == wrapper.callbacks)
-    #expect(wrapper.take().count == 4)
+    #expect(wrapper.take().count == 5)
     #expect(wrapper.callbacks.isEmpty)
   }
 

@@ -27,11 +27,16 @@ struct TestSupportSDKTestStoreTests {
         expected.isServiceView = false
       })
     #expect(session != nil)
-    ada.receive([.onSessionJoin, .onUserJoin([graceID, 2])])
+    ada.receive([
+      .onSessionJoin, .onUserJoin([graceID, 2]), .onUserVideoStatusChanged([2]),
+      .onUserAudioStatusChanged([2]),
+    ])
     let adaParticipant = try #require(ada.state.myself)
     #expect(adaParticipant.isVideoOn)
     #expect(adaParticipant.audio == AudioStatus(type: .voip, isMuted: true))
-    grace.receive([.onUserJoin([2])]) { $0.participants[2] = adaParticipant }
+    grace.receive([
+      .onUserJoin([2]), .onUserVideoStatusChanged([2]), .onUserAudioStatusChanged([2]),
+    ]) { $0.participants[2] = adaParticipant }
 
     ada.perform(
       { $0.getVideoHelper().stopVideo() }, returns: .success,
@@ -79,7 +84,7 @@ struct TestSupportSDKTestStoreTests {
       testbed.join("Ada")
       grace.finish()
     } matching: {
-      $0.mentions("1 callback(s) were fired but not received", "onUserJoin([#2])")
+      $0.mentions("2 callback(s) were fired but not received", "onUserJoin([#2])")
         || $0.mentions(
           "The replica changed without being described", "participants[#2]: expected nothing, got")
     }

@@ -47,4 +47,7 @@ public enum AnnotationClearType: UInt8, Sendable, Codable, Hashable, CaseIterabl
   case others = 1
   /// The caller's own (anyone).
   case mine = 2
+
+  /// The SDK's spelling of ``mine`` (`ZoomVideoSDKAnnotationClearType_My`, `.my` in Swift).
+  public static let my = AnnotationClearType.mine
 }

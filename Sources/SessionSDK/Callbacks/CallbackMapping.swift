@@ -8,7 +8,11 @@ import SessionCore
 ///
 /// Engine policy where the SDK is silent:
 /// - My own join fires `onSessionJoin`, then `onUserJoin` with everyone present, myself
-///   included, in join order. A snapshot that replaces a live session (a resume) fires nothing.
+///   included, in join order, then `onUserVideoStatusChanged([me])` if I joined with my camera
+///   on (`localVideoOn`) and `onUserAudioStatusChanged([me])` if I joined with audio connected.
+///   A snapshot that replaces a live session (a resume) fires nothing.
+/// - Another user's join fires `onUserJoin`, then, as for my own, the video and audio status
+///   changes of a camera on and audio connected at the join.
 /// - Leaving fires `onAnnotationHelperCleanUp` for each annotation helper still held, then
 ///   `onSessionLeave(reason)`, then the deprecated `onSessionLeave()`.
 /// - A user who leaves while sharing fires `onUserShareStatusChanged(stopped)` (and the cleanup
@@ -194,6 +198,18 @@ public enum CallbackMapping {
     forEachCallback(for: event, context: context, oneUser: &oneUser) { output.append($0) }
   }
 
+  /// `onUserVideoStatusChanged`, then `onUserAudioStatusChanged`, for the users who arrive with
+  /// their camera on or their audio connected (the join context's `localVideoOn` and
+  /// `audioOption.connect`), as the SDK fires them after the join.
+  private static func forEachMediaStart(
+    of users: some Collection<Participant>, _ body: (VideoSDKCallback) -> Void
+  ) {
+    let video = users.filter(\.isVideoOn).map(\.id)
+    if !video.isEmpty { body(.onUserVideoStatusChanged(video)) }
+    let audio = users.filter { $0.audio.type != .none }.map(\.id)
+    if !audio.isEmpty { body(.onUserAudioStatusChanged(audio)) }
+  }
+
   /// Calls `body` with each callback an applied event fires, in order; see
   /// ``callbacks(for:context:)``. The SDK delivers through it with no buffer in between.
   ///
@@ -233,6 +249,11 @@ public enum CallbackMapping {
       } else {
         body(.onUserJoin(listed.map { ($0.joinOrder, $0.id) }.sorted { $0.0 < $1.0 }.map(\.1)))
       }
+      // A camera and microphone that the join context turned on start after the join, as the
+      // SDK reports them.
+      if let me = listed.first(where: { $0.id == snapshot.myself }) {
+        forEachMediaStart(of: CollectionOfOne(me), body)
+      }
 
     case .joinFailed(let error):
       body(.onError(error, detail: 0))
@@ -245,7 +266,15 @@ public enum CallbackMapping {
       body(.onSessionLeaveLegacy)
 
     case .usersJoined(let users):
-      body(.onUserJoin(users.count == 1 ? list(users[0].id) : users.map(\.id)))
+      guard users.count == 1 else {
+        body(.onUserJoin(users.map(\.id)))
+        forEachMediaStart(of: users, body)
+        break
+      }
+      let user = users[0]
+      body(.onUserJoin(list(user.id)))
+      if user.isVideoOn { body(.onUserVideoStatusChanged(list(user.id))) }
+      if user.audio.type != .none { body(.onUserAudioStatusChanged(list(user.id))) }
 
     case .usersLeft(let ids):
       for share in context.endedShares {
