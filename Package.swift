@@ -72,6 +72,9 @@ let package = Package(
       dependencies: [
         "SessionCore",
         "SessionTransport",
+        // Only for the development service an instance reaches without a transport
+        // (Decision 0013); the SDK talks to it through the link seam alone.
+        "SessionService",
       ],
       swiftSettings: swiftSettings
     ),

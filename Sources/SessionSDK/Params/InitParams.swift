@@ -23,7 +23,8 @@ public final class InitParams {
   /// Whether the instance keeps its recent log lines in ``VideoSDK/recentLogs``.
   public var enableLog: Bool
   /// How this instance reaches a session service: each join asks it for a fresh link.
-  /// Required: `nil` is `Errors_Invalid_Parameter`.
+  /// `nil` (the default) reaches the in-process ``DevelopmentService`` of ``domain``, so that
+  /// setup code written for the SDK runs as it is.
   public var transport: (any SessionLinkFactory)?
   /// The clock, in milliseconds: stamped on the store's applied events and used for rate
   /// limits (`startInAppScreenShare`). Injected so that runs are deterministic.
@@ -41,7 +42,7 @@ public final class InitParams {
   /// - Parameters:
   ///   - domain: The web domain; required.
   ///   - enableLog: Whether to keep recent log lines.
-  ///   - transport: How the instance reaches a service; required.
+  ///   - transport: How the instance reaches a service; `nil` for the development service.
   ///   - limits: Client-side limits.
   ///   - clock: Milliseconds; the default always says 0.
   public init(

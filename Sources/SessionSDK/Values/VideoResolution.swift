@@ -13,4 +13,8 @@ public enum VideoResolution: Int, Sendable, Codable, Hashable, CaseIterable {
   case resolution720 = 3
   /// Chosen by the SDK.
   case auto = 100
+
+  // swift-format-ignore: AlwaysUseLowerCamelCase
+  /// The SDK's Swift spelling of ``auto`` (`ZoomVideoSDKVideoResolution_Auto`).
+  public static let _Auto = VideoResolution.auto
 }

@@ -161,9 +161,8 @@ final class SDKEngine: LinkLookahead {
   @discardableResult
   func initialize(_ params: InitParams) -> VideoSDKError {
     guard configuration == nil else { return .wrongUsage }
-    guard !params.domain.isEmpty, let transport = params.transport else {
-      return .invalidParameter
-    }
+    guard !params.domain.isEmpty else { return .invalidParameter }
+    let transport = params.transport ?? DevelopmentService.network(forDomain: params.domain)
     configuration = Configuration(
       domain: params.domain, enableLog: params.enableLog, transport: transport,
       limits: params.limits, reconnectAttempts: max(0, params.reconnectAttempts))
