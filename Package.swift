@@ -125,14 +125,25 @@ let package = Package(
       ],
       swiftSettings: swiftSettings
     ),
+    // Seed 000's app code, ported by type aliases alone; a library so that tests run it.
+    .target(
+      name: "QuickStartSeed",
+      dependencies: [
+        "SessionCore",
+        "SessionSDK",
+      ],
+      path: "Examples/QuickStart/Seed",
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "QuickStartExample",
       dependencies: [
+        "QuickStartSeed",
         "SessionCore",
         "SessionService",
         "SessionSDK",
       ],
-      path: "Examples/QuickStart",
+      path: "Examples/QuickStart/App",
       swiftSettings: swiftSettings
     ),
 
@@ -164,6 +175,7 @@ let package = Package(
     .testTarget(
       name: "SessionSDKTests",
       dependencies: [
+        "QuickStartSeed",
         "SessionCore",
         "SessionTransport",
         "SessionService",

@@ -65,9 +65,12 @@ public enum DevelopmentService {
     existing(domain)?.network.tick()
   }
 
-  /// Forgets every domain's service (their sessions end without a word), for tests.
-  public static func reset() {
-    registry.withLock { $0.removeAll() }
+  /// Forgets a domain's service, for tests: instances initialized for the domain from now on
+  /// reach a new, empty one (instances initialized before keep the old one).
+  ///
+  /// - Parameter domain: The domain instances were initialized with.
+  public static func reset(domain: String) {
+    _ = registry.withLock { $0.removeValue(forKey: domain) }
   }
 
   // MARK: Internals
