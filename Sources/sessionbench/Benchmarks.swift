@@ -2,6 +2,8 @@
 struct Benchmark: Sendable {
   /// One line for the usage text.
   var summary: String
+  /// The benchmark's arguments, for `--help`.
+  var usage: String
   /// Runs the benchmark with the arguments after its name (for example `--json`).
   var run: @Sendable ([String]) throws -> Void
 }
@@ -10,11 +12,15 @@ struct Benchmark: Sendable {
 let benchmarks: [String: Benchmark] = [
   "reducer": Benchmark(
     summary: "SessionState.reduce and SessionStore.send against a plain dictionary floor",
-    run: runReducerBenchmark),
+    usage: "reducer [--json] [--repetitions N]", run: runReducerBenchmark),
   "sdk": Benchmark(
     summary: "1,000 SDK instances join one in-process session; callback fan-out and admission",
-    run: runSDKBenchmark),
+    usage: "sdk [--json] [--repetitions N] [--members N] [--commands N]", run: runSDKBenchmark),
   "transport": Benchmark(
     summary: "1,000 SDK peers over loopback TCP: join storm, fan-out vs raw libuv, latency, memory",
+    usage:
+      "transport [--json] [--repetitions N] [--peers N] [--latency-peers N] "
+      + "[--latency-samples N] [--commands N] [--session-size N] [--burst N] [--window N] "
+      + "[--coalesce] [--only PART]",
     run: runTransportBenchmark),
 ]

@@ -31,8 +31,13 @@ guard let benchmark = benchmarks[name] else {
   printUsage()
   exit(64)
 }
+let rest = Array(arguments.dropFirst())
+if rest.contains(where: { ["-h", "--help"].contains($0) }) {
+  print("usage: sessionbench \(benchmark.usage)\n\n\(name): \(benchmark.summary)")
+  exit(0)
+}
 do {
-  try benchmark.run(Array(arguments.dropFirst()))
+  try benchmark.run(rest)
 } catch {
   print("sessionbench \(name): \(error)")
   exit(1)

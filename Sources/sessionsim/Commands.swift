@@ -2,6 +2,8 @@
 struct Command: Sendable {
   /// One line for the usage text.
   var summary: String
+  /// The command's arguments, for `--help` and usage errors.
+  var usage: String
   /// Runs the command with the arguments after its name.
   var run: @Sendable ([String]) throws -> Void
 }
@@ -21,17 +23,17 @@ struct CommandFailure: Error, CustomStringConvertible {
 let commands: [String: Command] = [
   "simulate": Command(
     summary: "the main job: a service and a classroom of SDK peers over loopback sockets",
-    run: runSimulate),
+    usage: "simulate [--students N] [--seconds T]", run: runSimulate),
   "demo": Command(
     summary: "replay the bundled classroom trace, printing the roster as it changes",
-    run: runDemo),
+    usage: "demo [--trace FILE]", run: runDemo),
   "classroom-trace": Command(
     summary: "print the classroom trace the demo bundles (JSON Lines), regenerated",
-    run: runClassroomTrace),
+    usage: "classroom-trace", run: runClassroomTrace),
   "serve": Command(
     summary: "serve sessions on a loopback port until SIGINT, SIGTERM or end of stdin",
-    run: runServe),
+    usage: serveUsage, run: runServe),
   "peer": Command(
     summary: "run K scripted SDK peers against a server; exit 0 if their replicas converged",
-    run: runPeer),
+    usage: PeerOptions.usage, run: runPeer),
 ]

@@ -31,8 +31,13 @@ guard let command = commands[name] else {
   printUsage()
   exit(64)
 }
+let rest = Array(arguments.dropFirst())
+if rest.contains(where: { ["-h", "--help"].contains($0) }) {
+  print("usage: sessionsim \(command.usage)\n\n\(name): \(command.summary)")
+  exit(0)
+}
 do {
-  try command.run(Array(arguments.dropFirst()))
+  try command.run(rest)
 } catch let failure as CommandFailure {
   print("sessionsim \(name): \(failure)")
   exit(failure.status)

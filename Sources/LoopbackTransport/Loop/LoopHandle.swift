@@ -6,7 +6,7 @@ import CLibUV
   import Darwin
 #endif
 
-// The handle lifecycle every libuv handle in this module follows (STYLE.md, "C boundary"):
+// The handle lifecycle every libuv handle in this module follows:
 //
 // 1. The handle is heap-allocated and zero-filled (`allocateZeroed(uv_xxx_t.self)`): libuv never
 //    writes `data`, and callbacks and `closeOrphanHandle` read it to tell an owner from none.

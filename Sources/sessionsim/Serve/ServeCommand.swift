@@ -12,9 +12,7 @@ import Synchronization
 /// `sessionsim serve`: a session service on a loopback port, until SIGINT, SIGTERM or the end
 /// of standard input.
 @Sendable func runServe(_ arguments: [String]) throws {
-  let usage =
-    "serve [--port N] [--key K --secret S] [--heartbeat-timeout MS] [--grace MS] "
-    + "[--hello-timeout MS] [--ignore-stdin] [--quiet]"
+  let usage = serveUsage
   let options = try OptionParser(
     arguments,
     options: ["--port", "--key", "--secret", "--heartbeat-timeout", "--grace", "--hello-timeout"],
@@ -118,3 +116,8 @@ final class StopSignal: Sendable {
     if first { stopped.signal() }
   }
 }
+
+/// The arguments `serve` takes.
+let serveUsage =
+  "serve [--port N] [--key K --secret S] [--heartbeat-timeout MS] [--grace MS] "
+  + "[--hello-timeout MS] [--ignore-stdin] [--quiet]"
