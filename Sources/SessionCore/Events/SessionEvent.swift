@@ -65,7 +65,7 @@ public enum SessionEvent: Sendable, Codable, Hashable {
 extension SessionEvent {
   /// The user whose status a one-user status event changes (video, audio, network quality),
   /// the commonest events of a session in progress; `nil` for every other event.
-  public var statusSubject: UserID? {
+  package var statusSubject: UserID? {
     switch self {
     case .videoStatusChanged(let user, _), .audioStatusChanged(let user, _, _),
       .networkStatusChanged(let user, _):

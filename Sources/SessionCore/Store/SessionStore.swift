@@ -60,14 +60,14 @@ public final class SessionStore: Observable {
   /// Starts bringing `id`'s participant into the cache and returns at once: a hint for a
   /// caller about to send an event that changes it (Decision 0009). Reads no state a view
   /// could observe; changes nothing.
-  public func prefetchParticipant(_ id: UserID) {
+  package func prefetchParticipant(_ id: UserID) {
     storage.participants.prefetchValue(forKey: id)
   }
 
   /// Starts bringing into the cache the memory that adding participant `id` will write: a
   /// hint for a caller about to send the `usersJoined` event of one joiner (Decision 0009).
   /// Reads no state a view could observe; changes nothing.
-  public func prefetchJoiner(_ id: UserID) {
+  package func prefetchJoiner(_ id: UserID) {
     storage.participants.prefetchSlot(forKey: id)
     storage.order.prefetchInsertion(of: id)
   }

@@ -6,6 +6,6 @@ internal import CPrefetch
 /// For the fan-out path, where a thousand replicas in one process wait on memory more than on
 /// instructions (Decision 0009): ``UserMap/prefetchValue(forKey:)``, the store's hint built on
 /// it, and the SDK's prefetch of its handle lists.
-public func prefetchMemory(at address: UnsafeRawPointer) {
+@usableFromInline package func prefetchMemory(at address: UnsafeRawPointer) {
   session_prefetch(address)
 }

@@ -339,7 +339,7 @@ extension UserMap: Collection {
   /// Starts bringing `id`'s slot into the cache and returns at once: a hint for a caller that
   /// will read or change that value soon, so that the wait for memory overlaps other work.
   /// Reads nothing from the slot; does nothing for an id outside the array.
-  @inlinable public func prefetchValue(forKey id: UserID) {
+  @inlinable package func prefetchValue(forKey id: UserID) {
     let offset = offset(of: id)
     guard offset < slotEnd else { return }
     // The address first, then the hint: holding the array across the call would retain it.
@@ -352,7 +352,7 @@ extension UserMap: Collection {
   /// Starts bringing the slot `id` has, or would have if inserted next, into the cache: the
   /// hint of ``prefetchValue(forKey:)`` for a value about to be inserted after the last one,
   /// into room the array already has. Reads nothing; does nothing beyond that room.
-  @inlinable public func prefetchSlot(forKey id: UserID) {
+  @inlinable package func prefetchSlot(forKey id: UserID) {
     let offset = offset(of: id)
     guard offset < slots.capacity else { return }
     // Within the array's allocation, though perhaps past its last element: only the address
@@ -368,16 +368,15 @@ extension UserMap: Collection {
   ///
   /// For reading one field of a value that holds references: the subscript copies the whole
   /// value, which retains (and then releases) every reference in it.
-  @inlinable public func withValue<Result>(
+  @inlinable package func withValue<Result>(
     forKey id: UserID, _ body: (borrowing Value) -> Result
   ) -> Result? {
     let offset = offset(of: id)
     if offset < slotEnd {
       return slots.withUnsafeBufferPointer { buffer in
-        let slot = buffer.baseAddress.unsafelyUnwrapped + offset
-        guard slot.pointee != nil else { return nil }
-        // An optional's payload lies at its start (Swift's layout of single-payload enums).
-        return body(UnsafeRawPointer(slot).assumingMemoryBound(to: Value.self).pointee)
+        // Borrowed where it lies: `map` passes the payload to `body` without copying it, and
+        // assumes nothing about how an optional lays its payload out.
+        buffer[offset].map { value in body(value) }
       }
     }
     guard !far.isEmpty, let index = far.index(forKey: id) else { return nil }
