@@ -264,12 +264,29 @@ final class ServerCore<Host: SessionHost> {
       }
       framesSent += ids.count
       payloadBytesSent += ids.count * size
-    case .close(let id):
+    case .close(let id, let reason):
       guard let connection = connections[id],
         connection.machine.hostRequestedClose(
           now: loop.now, drainTimeout: configuration.drainTimeout)
       else { return }
-      closeOnPurpose(connection, goodbye: nil, reason: .local, detail: "closed by the host")
+      closeForHost(connection, reason: reason)
+    }
+  }
+
+  /// Closes a connection the host asked to close, telling the peer why when the protocol has
+  /// a word for it.
+  private func closeForHost(_ connection: ServerConnection, reason: HostCloseReason) {
+    switch reason {
+    case .idleTimeout:
+      // WireProtocol §3: a connection silent past the heartbeat timeout hears why.
+      let goodbye = WireGoodbye(reason: .idleTimeout, text: reason.description)
+      closeOnPurpose(
+        connection, goodbye: goodbye, reason: .idleTimeout,
+        detail: "closed by the host: \(reason)")
+    case .superseded, .requested:
+      // No goodbye reason fits; the peer sees the close.
+      let detail = reason == .requested ? "closed by the host" : "closed by the host: \(reason)"
+      closeOnPurpose(connection, goodbye: nil, reason: .local, detail: detail)
     }
   }
 
