@@ -11,7 +11,7 @@ final class ServerConnection {
   let tcp: TCPConnection
   /// Where the connection is in its life.
   var machine: ServerConnectionStateMachine
-  /// The name the client gave in its hello, for logs.
+  /// The name the client gave in its hello, escaped for logs (``LogText/escaped(_:limit:)``).
   var clientName: String?
   /// Why the server closed the connection on purpose, for the log line of its close.
   var closeDetail: String?

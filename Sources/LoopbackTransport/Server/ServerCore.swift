@@ -113,7 +113,10 @@ final class ServerCore<Host: SessionHost> {
     let action: ServerConnectionStateMachine.FrameAction
     do throws(WireError) {
       let frame = try decoder.decodeClientFrame(payload)
-      if case .hello(let hello) = frame { connection.clientName = hello.clientName }
+      if case .hello(let hello) = frame {
+        // The client chooses its name: escaped once here, for every log line it appears in.
+        connection.clientName = hello.clientName.map { LogText.escaped($0) }
+      }
       action = connection.machine.frameArrived(
         frame, supported: configuration.supportedVersions, now: now, drainTimeout: drain)
     } catch {
@@ -131,7 +134,7 @@ final class ServerCore<Host: SessionHost> {
     case .closeQuietly(let goodbye):
       closeOnPurpose(
         connection, goodbye: nil, reason: .local,
-        detail: "the client said goodbye (\(goodbye.reason)): \(goodbye.text)")
+        detail: "the client said goodbye (\(goodbye.reason)): \(LogText.escaped(goodbye.text))")
     case .ignore:
       break
     }
