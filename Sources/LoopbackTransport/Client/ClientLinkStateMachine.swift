@@ -252,6 +252,7 @@ struct ClientLinkStateMachine {
     case .protocolError(let detail): .failed(detail)
     case .idleTimeout: .failed("heartbeat timeout")
     case .writeQueueOverflow: .failed("write queue overflow")
+    case .bufferLimit: .failed("over the buffer limit")
     case .local: .failed("the event loop shut down")
     }
   }

@@ -15,6 +15,9 @@ final class ServerConnection {
   var clientName: String?
   /// Why the server closed the connection on purpose, for the log line of its close.
   var closeDetail: String?
+  /// The connection's share of the core's ``ServerCore/bufferedBytes``: its unfinished frame's
+  /// bytes as of its last read.
+  var bufferedBytes = 0
 
   init(id: ConnectionID, tcp: TCPConnection, machine: ServerConnectionStateMachine) {
     self.id = id

@@ -44,6 +44,15 @@ struct FrameDecoder {
   /// The assembly buffer's capacity in bytes: what the decoder holds, for tests.
   var assemblyCapacity: Int { partial.capacity }
 
+  /// Drops the unfinished frame and lets go of its buffer; the stream can't be decoded after
+  /// this (its framing is lost), so only a connection that reads no more may call it.
+  mutating func discardPartialFrame() {
+    partial = []
+    partialLength = nil
+    headerBytes = 0
+    headerValue = 0
+  }
+
   /// Consumes `bytes`, calling `emit` once per complete frame, in order.
   ///
   /// - Parameters:
