@@ -152,7 +152,7 @@ extension SessionService {
     }
     if let old = member.connection {
       connections[old]?.stage = .idle
-      output(.close(old))
+      output(.close(old, reason: .superseded(by: connection)))
     }
     session.connect(request.user, on: connection)
     connections[connection]?.stage = .member(sessionKey: session.key, user: request.user)

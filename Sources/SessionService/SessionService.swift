@@ -134,7 +134,7 @@ public final class SessionService: SessionHost {
     let silent = connections.filter { now - $0.value.lastHeard >= configuration.heartbeatTimeout }
     for connection in silent.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
       log("\(connection): silent for \(now - (silent[connection]?.lastHeard ?? now)) ms; closing")
-      output(.close(connection))
+      output(.close(connection, reason: .idleTimeout(milliseconds: configuration.heartbeatTimeout)))
       connectionClosed(connection, now: now)
     }
     let due = sessions.values.filter { session in

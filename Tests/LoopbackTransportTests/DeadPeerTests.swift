@@ -115,6 +115,34 @@ struct DeadPeerTests {
     harness.shutdown()
   }
 
+  /// WireProtocol §3: a member silent past the service's heartbeat timeout hears
+  /// `goodbye(idleTimeout)` before the close, and the close is logged as a notice.
+  @Test func aSilentMemberHearsGoodbyeIdleTimeoutBeforeTheClose() throws {
+    let harness = try Self.makeHarness()
+    let raw = try RawClient(port: harness.port)
+    let join = JoinRequest(sessionName: "Room", userName: "Ghost", token: harness.token())
+    try raw.write(RawWire.hello() + RawWire.bytes(.message(.join(join))))
+
+    let received = raw.readUntilClosed()
+    #expect(received.closed, "the server did not close the silent connection")
+    let frames = RawWire.serverFrames(in: received.bytes)
+    guard case .goodbye(let goodbye)? = frames.last else {
+      Issue.record("the last frame before the close is not a goodbye: \(frames)")
+      harness.shutdown()
+      return
+    }
+    #expect(goodbye.reason == .idleTimeout)
+    #expect(goodbye.text == "no frame for 1000 ms")
+    #expect(
+      waitUntil {
+        harness.serverLog.closes.contains {
+          $0.level == .notice && $0.message.hasPrefix("closed: idle timeout")
+            && $0.message.contains("no frame for 1000 ms")
+        }
+      }, "\(harness.serverLog.closes)")
+    harness.shutdown()
+  }
+
   @Test func aLinkWhoseServerFallsSilentFailsWithHeartbeatTimeout() throws {
     // A server that acknowledges the hello and then says nothing, ever.
     let mute = try EventLoop(name: "mute-server")

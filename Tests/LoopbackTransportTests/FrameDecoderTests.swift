@@ -96,6 +96,37 @@ struct FrameDecoderTests {
     #expect(result.outcome == .stopped)
   }
 
+  /// WireProtocol §7: a receiver never allocates more than a small multiple of what arrived.
+  /// A header announcing a megabyte costs nothing until the bytes come, and the assembly
+  /// buffer grows with them.
+  @Test func aHeaderAloneReservesNothingAndTheBufferGrowsWithWhatArrived() {
+    let length = 1 << 20 - 1
+    var decoder = FrameDecoder(maxFrameSize: 1 << 20)
+    let header: [UInt8] = [0, 0x0F, 0xFF, 0xFF]
+    _ = header.withUnsafeBytes { decoder.decode($0) { _ in true } }
+    #expect(decoder.hasPartialFrame)
+    #expect(decoder.assemblyCapacity < 1_024, "\(decoder.assemblyCapacity) bytes reserved")
+
+    var held = 0
+    var frames = 0
+    for chunk in stride(from: 0, to: length, by: 64 * 1_024) {
+      let bytes = payload(chunk, count: min(64 * 1_024, length - chunk))
+      _ = bytes.withUnsafeBytes {
+        decoder.decode($0) { _ in
+          frames += 1
+          return true
+        }
+      }
+      held += bytes.count
+      guard held < length else { break }
+      #expect(decoder.bufferedByteCount == held)
+      #expect(
+        decoder.assemblyCapacity <= 2 * held + 4_096, "\(decoder.assemblyCapacity) for \(held)")
+    }
+    #expect(frames == 1)
+    #expect(decoder.bufferedByteCount == 0)
+  }
+
   @Test func partialFrameIsReported() {
     var decoder = FrameDecoder(maxFrameSize: 1024)
     #expect(!decoder.hasPartialFrame)

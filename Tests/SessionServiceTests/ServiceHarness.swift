@@ -90,7 +90,7 @@ final class ServiceHarness {
           self.problems.append("broadcast names a connection twice: \(connections)")
         }
         for connection in connections { self.deliver(.send(message), to: connection) }
-      case .close(let connection):
+      case .close(let connection, _):
         self.deliver(.close, to: connection)
       }
     }

@@ -233,11 +233,13 @@ struct ClientLinkStateMachine {
   }
 
   /// How a server's goodbye reads to the owner: a shutdown is the peer closing; anything else
-  /// is a failure, with the server's words.
+  /// is a failure, with the server's words, escaped (``LogText/escaped(_:limit:)``): the reason
+  /// ends up in logs, the link's and the SDK's.
   static func reason(for goodbye: WireGoodbye) -> LinkCloseReason {
     switch goodbye.reason {
     case .shuttingDown: .closedByPeer
-    default: .failed("the server said goodbye (\(goodbye.reason)): \(goodbye.text)")
+    default:
+      .failed("the server said goodbye (\(goodbye.reason)): \(LogText.escaped(goodbye.text))")
     }
   }
 
@@ -250,6 +252,7 @@ struct ClientLinkStateMachine {
     case .protocolError(let detail): .failed(detail)
     case .idleTimeout: .failed("heartbeat timeout")
     case .writeQueueOverflow: .failed("write queue overflow")
+    case .bufferLimit: .failed("over the buffer limit")
     case .local: .failed("the event loop shut down")
     }
   }

@@ -16,6 +16,12 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   /// slow-consumer policy: a connection that would queue more than
   /// ``TCPConfiguration/maxQueuedWriteBytes`` unwritten bytes is disconnected.
   public var tcp: TCPConfiguration
+  /// The most bytes of unfinished frames (a header arrived, not all of its payload yet) that
+  /// all connections together may hold. A read that leaves more closes the connections
+  /// holding the largest unfinished frames, each after `goodbye(tooLarge)`, until the total is
+  /// within the bound again; connections sending small frames hold next to nothing and are
+  /// not affected. Default 64 MiB; keep it a few times ``TCPConfiguration/maxFrameSize``.
+  public var maxBufferedBytes: Int
   /// How long a new connection may take to send its hello before it is closed with
   /// `goodbye(idleTimeout)`. Default 5,000.
   public var helloTimeout: UInt64
@@ -41,6 +47,7 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   ///   - port: The port; 0 for an ephemeral one.
   ///   - backlog: The accept queue length.
   ///   - tcp: Frame and write-queue limits.
+  ///   - maxBufferedBytes: The bound on unfinished frames' bytes across connections; positive.
   ///   - helloTimeout: Milliseconds a new connection has to say hello.
   ///   - drainTimeout: Milliseconds a closing connection has to flush.
   ///   - tickInterval: Milliseconds between host ticks; at least 1.
@@ -51,6 +58,7 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
     port: UInt16 = 0,
     backlog: Int32 = 1_024,
     tcp: TCPConfiguration = TCPConfiguration(),
+    maxBufferedBytes: Int = 64 << 20,
     helloTimeout: UInt64 = 5_000,
     drainTimeout: UInt64 = 1_000,
     tickInterval: UInt64 = 50,
@@ -58,10 +66,12 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
     coalescesEventBatches: Bool = false
   ) {
     precondition(tickInterval > 0, "tickInterval must be positive")
+    precondition(maxBufferedBytes > 0, "maxBufferedBytes must be positive")
     self.host = host
     self.port = port
     self.backlog = backlog
     self.tcp = tcp
+    self.maxBufferedBytes = maxBufferedBytes
     self.helloTimeout = helloTimeout
     self.drainTimeout = drainTimeout
     self.tickInterval = tickInterval

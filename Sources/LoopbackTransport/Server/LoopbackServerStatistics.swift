@@ -14,16 +14,29 @@ public struct LoopbackServerStatistics: Sendable, Hashable {
   /// `uv_write` calls issued since the server started: one per connection per loop turn that
   /// had frames queued. `framesSent / writes` is the batching achieved.
   public var writes: Int
+  /// Bytes of unfinished frames (a header arrived, not yet all of its payload) that all
+  /// connections hold now; after every read at most
+  /// ``LoopbackServerConfiguration/maxBufferedBytes``.
+  public var bufferedFrameBytes: Int
 
   /// Creates statistics.
+  ///
+  /// - Parameters:
+  ///   - connectionsAccepted: Connections accepted since the start.
+  ///   - connectionsOpen: Connections open now.
+  ///   - framesSent: Frames queued since the start.
+  ///   - payloadBytesSent: Their payload bytes.
+  ///   - writes: `uv_write` calls since the start.
+  ///   - bufferedFrameBytes: Bytes of unfinished frames held now.
   public init(
     connectionsAccepted: Int, connectionsOpen: Int, framesSent: Int, payloadBytesSent: Int,
-    writes: Int
+    writes: Int, bufferedFrameBytes: Int = 0
   ) {
     self.connectionsAccepted = connectionsAccepted
     self.connectionsOpen = connectionsOpen
     self.framesSent = framesSent
     self.payloadBytesSent = payloadBytesSent
     self.writes = writes
+    self.bufferedFrameBytes = bufferedFrameBytes
   }
 }

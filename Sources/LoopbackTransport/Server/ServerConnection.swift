@@ -11,10 +11,13 @@ final class ServerConnection {
   let tcp: TCPConnection
   /// Where the connection is in its life.
   var machine: ServerConnectionStateMachine
-  /// The name the client gave in its hello, for logs.
+  /// The name the client gave in its hello, escaped for logs (``LogText/escaped(_:limit:)``).
   var clientName: String?
   /// Why the server closed the connection on purpose, for the log line of its close.
   var closeDetail: String?
+  /// The connection's share of the core's ``ServerCore/bufferedBytes``: its unfinished frame's
+  /// bytes as of its last read.
+  var bufferedBytes = 0
 
   init(id: ConnectionID, tcp: TCPConnection, machine: ServerConnectionStateMachine) {
     self.id = id

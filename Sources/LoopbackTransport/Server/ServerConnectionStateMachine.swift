@@ -159,8 +159,8 @@ struct ServerConnectionStateMachine {
     }
   }
 
-  /// The host asked to close the connection (``HostOutput/close(_:)``): close after flushing,
-  /// without a goodbye.
+  /// The host asked to close the connection (``HostOutput/close(_:reason:)``): close after
+  /// flushing (the core sends a goodbye first when the reason has one).
   ///
   /// - Returns: Whether to close; `false` if the connection is not ready (already closing).
   mutating func hostRequestedClose(now: UInt64, drainTimeout: UInt64) -> Bool {

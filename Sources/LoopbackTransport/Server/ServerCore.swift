@@ -25,6 +25,9 @@ final class ServerCore<Host: SessionHost> {
   private var framesSent = 0
   private var payloadBytesSent = 0
   private var writesOfClosedConnections = 0
+  /// Bytes of unfinished frames held by all connections together (each connection's
+  /// ``ServerConnection/bufferedBytes``).
+  private(set) var bufferedBytes = 0
 
   private var listener: TCPListener?
   private var ticker: UVTimer?
@@ -105,6 +108,45 @@ final class ServerCore<Host: SessionHost> {
     // Strong captures: the connection drops its callbacks when it closes.
     tcp.onFrame = { [self] frame in frameArrived(frame, on: connection) }
     tcp.onClose = { [self] reason in connectionClosed(connection, reason: reason) }
+    tcp.onBufferedBytesChange = { [self] in bufferedBytesChanged(on: connection) }
+  }
+
+  /// A read changed the bytes a connection holds for its unfinished frame.
+  private func bufferedBytesChanged(on connection: ServerConnection) {
+    let held = connection.tcp.bufferedFrameBytes
+    bufferedBytes += held - connection.bufferedBytes
+    connection.bufferedBytes = held
+    if bufferedBytes > configuration.maxBufferedBytes { shedLargestUnfinishedFrames() }
+  }
+
+  /// The connections' unfinished frames hold more than `maxBufferedBytes`: closes those
+  /// holding the largest, each after `goodbye(tooLarge)`, until the total fits again.
+  ///
+  /// A peer that announces big frames and sends them slowly, or not at all, is the likely
+  /// culprit, and the one that costs most; peers sending small frames hold a few bytes at
+  /// most and are the last to go. Rare (only past the bound), so the O(n log n) sort is fine.
+  private func shedLargestUnfinishedFrames() {
+    let limit = configuration.maxBufferedBytes
+    let holders = connections.values.filter { $0.bufferedBytes > 0 }.sorted {
+      ($0.bufferedBytes, $1.id.rawValue) > ($1.bufferedBytes, $0.id.rawValue)
+    }
+    let total = bufferedBytes
+    for connection in holders {
+      guard bufferedBytes > limit else { break }
+      let held = connection.bufferedBytes
+      bufferedBytes -= held
+      connection.bufferedBytes = 0
+      let text =
+        "an unfinished frame of \(held) bytes was among the largest when unfinished frames "
+        + "held \(total) bytes, over the server's limit of \(limit)"
+      if connection.machine.serverCloses(now: loop.now, drainTimeout: configuration.drainTimeout) {
+        let goodbye = WireGoodbye(reason: .tooLarge, text: text)
+        closeOnPurpose(connection, goodbye: goodbye, reason: .bufferLimit, detail: text)
+      }
+      // Closing (now, or before) stopped its reads, so its buffer can go now rather than when
+      // the goodbye has flushed.
+      connection.tcp.discardPartialFrame()
+    }
   }
 
   private func frameArrived(_ payload: UnsafeRawBufferPointer, on connection: ServerConnection) {
@@ -113,7 +155,10 @@ final class ServerCore<Host: SessionHost> {
     let action: ServerConnectionStateMachine.FrameAction
     do throws(WireError) {
       let frame = try decoder.decodeClientFrame(payload)
-      if case .hello(let hello) = frame { connection.clientName = hello.clientName }
+      if case .hello(let hello) = frame {
+        // The client chooses its name: escaped once here, for every log line it appears in.
+        connection.clientName = hello.clientName.map { LogText.escaped($0) }
+      }
       action = connection.machine.frameArrived(
         frame, supported: configuration.supportedVersions, now: now, drainTimeout: drain)
     } catch {
@@ -131,7 +176,7 @@ final class ServerCore<Host: SessionHost> {
     case .closeQuietly(let goodbye):
       closeOnPurpose(
         connection, goodbye: nil, reason: .local,
-        detail: "the client said goodbye (\(goodbye.reason)): \(goodbye.text)")
+        detail: "the client said goodbye (\(goodbye.reason)): \(LogText.escaped(goodbye.text))")
     case .ignore:
       break
     }
@@ -153,6 +198,8 @@ final class ServerCore<Host: SessionHost> {
     connections.removeValue(forKey: connection.id)
     fanOut.invalidate()
     writesOfClosedConnections += connection.tcp.writeCallCount
+    bufferedBytes -= connection.bufferedBytes
+    connection.bufferedBytes = 0
     var text = "closed: \(reason)"
     if case .peerClosed = reason, connection.tcp.decoder.hasPartialFrame {
       text += " in the middle of a frame"
@@ -168,7 +215,7 @@ final class ServerCore<Host: SessionHost> {
     switch reason {
     case .peerClosed, .local: .info
     case .idleTimeout: .notice
-    case .protocolError, .frameTooLarge, .writeQueueOverflow: .warning
+    case .protocolError, .frameTooLarge, .writeQueueOverflow, .bufferLimit: .warning
     case .error: .error
     }
   }
@@ -264,12 +311,29 @@ final class ServerCore<Host: SessionHost> {
       }
       framesSent += ids.count
       payloadBytesSent += ids.count * size
-    case .close(let id):
+    case .close(let id, let reason):
       guard let connection = connections[id],
         connection.machine.hostRequestedClose(
           now: loop.now, drainTimeout: configuration.drainTimeout)
       else { return }
-      closeOnPurpose(connection, goodbye: nil, reason: .local, detail: "closed by the host")
+      closeForHost(connection, reason: reason)
+    }
+  }
+
+  /// Closes a connection the host asked to close, telling the peer why when the protocol has
+  /// a word for it.
+  private func closeForHost(_ connection: ServerConnection, reason: HostCloseReason) {
+    switch reason {
+    case .idleTimeout:
+      // WireProtocol §3: a connection silent past the heartbeat timeout hears why.
+      let goodbye = WireGoodbye(reason: .idleTimeout, text: reason.description)
+      closeOnPurpose(
+        connection, goodbye: goodbye, reason: .idleTimeout,
+        detail: "closed by the host: \(reason)")
+    case .superseded, .requested:
+      // No goodbye reason fits; the peer sees the close.
+      let detail = reason == .requested ? "closed by the host" : "closed by the host: \(reason)"
+      closeOnPurpose(connection, goodbye: nil, reason: .local, detail: detail)
     }
   }
 
@@ -305,7 +369,8 @@ final class ServerCore<Host: SessionHost> {
     for connection in connections.values { writes += connection.tcp.writeCallCount }
     return LoopbackServerStatistics(
       connectionsAccepted: acceptedCount, connectionsOpen: connections.count,
-      framesSent: framesSent, payloadBytesSent: payloadBytesSent, writes: writes)
+      framesSent: framesSent, payloadBytesSent: payloadBytesSent, writes: writes,
+      bufferedFrameBytes: bufferedBytes)
   }
 
   // MARK: Shutdown

@@ -16,6 +16,10 @@ public enum CloseReason: Hashable, Sendable, CustomStringConvertible {
   /// More than ``TCPConfiguration/maxQueuedWriteBytes`` bytes were waiting to be written: the
   /// peer doesn't read fast enough, so it is disconnected rather than buffered without bound.
   case writeQueueOverflow
+  /// The layer above closed the connection to bound the memory all connections hold: its
+  /// unfinished frame was among the largest when their total passed the bound (a
+  /// ``LoopbackServer``'s ``LoopbackServerConfiguration/maxBufferedBytes``).
+  case bufferLimit
   /// This side closed the connection (``TCPConnection/close(reason:afterFlushing:)`` with no
   /// other reason, or the loop shut down).
   case local
@@ -29,6 +33,7 @@ public enum CloseReason: Hashable, Sendable, CustomStringConvertible {
     case .protocolError(let detail): "protocol error: \(detail)"
     case .idleTimeout: "idle timeout"
     case .writeQueueOverflow: "write queue overflow"
+    case .bufferLimit: "over the buffer limit"
     case .local: "closed locally"
     }
   }

@@ -3,7 +3,9 @@
 /// Pure and synchronous; fed whatever each read returned, in order. A frame that lies entirely
 /// within one read is delivered in place, as a view of the read's bytes (nothing is copied or
 /// allocated); a frame spread over several reads is assembled in a buffer the decoder keeps and
-/// reuses.
+/// reuses. That buffer grows with the bytes that arrived, never to the length a header
+/// announced, so its capacity stays within about twice what it holds (or the
+/// ``keptPartialCapacity`` kept from an earlier frame).
 ///
 /// > Important: A value owned by one ``TCPConnection``; loop-confined with it.
 struct FrameDecoder {
@@ -35,6 +37,21 @@ struct FrameDecoder {
 
   /// Whether bytes of an incomplete frame are buffered.
   var hasPartialFrame: Bool { headerBytes > 0 || partialLength != nil }
+
+  /// Payload bytes of the incomplete frame held in the assembly buffer (0 when none).
+  var bufferedByteCount: Int { partial.count }
+
+  /// The assembly buffer's capacity in bytes: what the decoder holds, for tests.
+  var assemblyCapacity: Int { partial.capacity }
+
+  /// Drops the unfinished frame and lets go of its buffer; the stream can't be decoded after
+  /// this (its framing is lost), so only a connection that reads no more may call it.
+  mutating func discardPartialFrame() {
+    partial = []
+    partialLength = nil
+    headerBytes = 0
+    headerValue = 0
+  }
 
   /// Consumes `bytes`, calling `emit` once per complete frame, in order.
   ///
@@ -85,8 +102,10 @@ struct FrameDecoder {
         index += length
         guard emit(frame) else { return .stopped }
       } else {
+        // Nothing is reserved for the announced length: the buffer grows with what arrives
+        // (an append at most doubles it), so a header alone costs nothing and a frame's
+        // buffer is never much more than twice the bytes it holds (WireProtocol §7).
         partialLength = length
-        partial.reserveCapacity(length)
       }
     }
     return .needMoreBytes

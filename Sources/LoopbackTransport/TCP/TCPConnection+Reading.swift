@@ -42,6 +42,7 @@ extension TCPConnection {
     // and each load retains the closure. The frames of one read go to the closure set when it
     // arrived.
     guard let onFrame else { return }
+    let buffered = decoder.bufferedByteCount
     // `onFrame` may send, pause or close, none of which touches `decoder`, so the decoder's
     // exclusive access for the duration of the call is not violated.
     let outcome = decoder.decode(bytes) { frame in
@@ -50,6 +51,24 @@ extension TCPConnection {
       return false
     }
     if case .frameTooLarge = outcome { closeNow(.frameTooLarge) }
+    if decoder.bufferedByteCount != buffered, let onBufferedBytesChange {
+      onBufferedBytesChange()
+    }
+  }
+
+  /// Lets go of the unfinished frame's bytes of a connection that is closing (it reads no
+  /// more, so the framing lost is never needed): a server bounding the memory all its
+  /// connections hold frees a shed connection's share at once.
+  func discardPartialFrame() {
+    precondition(isClosed, "discarding the partial frame of a connection still reading")
+    decoder.discardPartialFrame()
+  }
+
+  /// Payload bytes of an unfinished frame the connection holds (its header arrived, not all of
+  /// its payload yet). Frames that arrive whole within one read are never held.
+  public var bufferedFrameBytes: Int {
+    loop.assertInEventLoop()
+    return decoder.bufferedByteCount
   }
 
   /// Read callback with an error or end of stream.

@@ -53,6 +53,9 @@ public final class TCPConnection {
   public var onClose: ((CloseReason) -> Void)?
   /// Fires once when a client connection is established (never for accepted connections).
   public var onConnect: (() -> Void)?
+  /// Fires after a read that changed ``bufferedFrameBytes``, once its frames were delivered;
+  /// for a server's account of the bytes all its connections hold.
+  var onBufferedBytesChange: (() -> Void)?
 
   /// The loop time (``EventLoop/now``, milliseconds) of the last read that returned bytes, or of
   /// the connection's creation; for the idle and heartbeat timers of the layer above.
@@ -248,6 +251,7 @@ public final class TCPConnection {
     self.onClose = nil
     onFrame = nil
     onConnect = nil
+    onBufferedBytesChange = nil
     onClose?(reason)
   }
 

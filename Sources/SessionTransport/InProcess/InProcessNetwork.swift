@@ -57,7 +57,7 @@ public final class InProcessNetwork: SessionLinkFactory {
       case .send(let message, let connection): self.queue.append(.toClient(connection, message))
       case .broadcast(let message, let connections):
         self.queue.append(.broadcast(connections, message))
-      case .close(let connection): self.queue.append(.hostClosed(connection))
+      case .close(let connection, _): self.queue.append(.hostClosed(connection))
       }
     }
   }

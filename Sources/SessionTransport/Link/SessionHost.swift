@@ -16,8 +16,34 @@ public enum HostOutput: Sendable, Hashable {
   case send(ServerMessage, to: ConnectionID)
   /// Send one message to many connections; a transport encodes it once.
   case broadcast(ServerMessage, to: [ConnectionID])
-  /// Close the connection after what was sent before.
-  case close(ConnectionID)
+  /// Close the connection after what was sent before, for `reason`: a transport that can tell
+  /// the peer why (a wire `goodbye`) does so, and logs it.
+  case close(ConnectionID, reason: HostCloseReason = .requested)
+}
+
+/// Why a host closes a connection (``HostOutput/close(_:reason:)``).
+///
+/// The transport turns it into what the peer hears before the close and into its log line; the
+/// host's own state is the same whatever the reason. A value; `Sendable`.
+public enum HostCloseReason: Sendable, Hashable, CustomStringConvertible {
+  /// Nothing arrived on the connection for at least `milliseconds` (the host's heartbeat
+  /// timeout): the peer is presumed dead. A transport that can says `goodbye(idleTimeout)`
+  /// first (WireProtocol.md §3, heartbeats).
+  case idleTimeout(milliseconds: Int64)
+  /// The connection's member resumed on the connection `by`; this one is stale. No goodbye
+  /// reason names this, so the peer just sees the close.
+  case superseded(by: ConnectionID)
+  /// No more specific reason: the host wants the connection closed.
+  case requested
+
+  /// A phrase for logs, for example `"no frame for 15000 ms"`.
+  public var description: String {
+    switch self {
+    case .idleTimeout(let milliseconds): "no frame for \(milliseconds) ms"
+    case .superseded(let newer): "superseded by a resume on \(newer)"
+    case .requested: "requested"
+    }
+  }
 }
 
 /// The service's end of the seam: messages in, outputs out, time injected. Sans-IO.
