@@ -18,6 +18,7 @@ let package = Package(
   products: [
     .library(name: "SessionCore", targets: ["SessionCore"]),
     .library(name: "SessionTransport", targets: ["SessionTransport"]),
+    .library(name: "InProcessTransport", targets: ["InProcessTransport"]),
     .library(name: "SessionService", targets: ["SessionService"]),
     .library(name: "SessionSDK", targets: ["SessionSDK"]),
     .library(name: "SessionTestSupport", targets: ["SessionTestSupport"]),
@@ -57,6 +58,16 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    // The in-process network: links with no sockets and no threads (Decision 0015).
+    .target(
+      name: "InProcessTransport",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+
     // MARK: Authoritative service and SDK mirror
     .target(
       name: "SessionService",
@@ -74,6 +85,7 @@ let package = Package(
         "SessionTransport",
         // Only for the development service an instance reaches without a transport
         // (Decision 0013); the SDK talks to it through the link seam alone.
+        "InProcessTransport",
         "SessionService",
       ],
       swiftSettings: swiftSettings
@@ -81,6 +93,7 @@ let package = Package(
     .target(
       name: "SessionTestSupport",
       dependencies: [
+        "InProcessTransport",
         "SessionCore",
         "SessionTransport",
         "SessionService",
@@ -116,6 +129,7 @@ let package = Package(
     .executableTarget(
       name: "sessionbench",
       dependencies: [
+        "InProcessTransport",
         "SessionCore",
         "SessionTransport",
         "SessionService",
@@ -164,6 +178,15 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "InProcessTransportTests",
+      dependencies: [
+        "InProcessTransport",
+        "SessionCore",
+        "SessionTransport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "SessionServiceTests",
       dependencies: [
         "SessionCore",
@@ -175,6 +198,7 @@ let package = Package(
     .testTarget(
       name: "SessionSDKTests",
       dependencies: [
+        "InProcessTransport",
         "QuickStartSeed",
         "SessionCore",
         "SessionTransport",
@@ -187,6 +211,7 @@ let package = Package(
     .testTarget(
       name: "LoopbackTransportTests",
       dependencies: [
+        "InProcessTransport",
         "SessionCore",
         "SessionTransport",
         "SessionService",

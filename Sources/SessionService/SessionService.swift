@@ -15,7 +15,7 @@ import SessionTransport
 /// connection alone and changes nothing.
 ///
 /// > Important: Confined to one isolation domain (an event-loop thread, or the owner of an
-/// > ``InProcessNetwork``). Not `Sendable`.
+/// > `InProcessNetwork`). Not `Sendable`.
 public final class SessionService: SessionHost {
   enum ConnectionStage {
     /// Connected, not in a session.

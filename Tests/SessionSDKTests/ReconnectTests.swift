@@ -1,3 +1,4 @@
+import InProcessTransport
 import SessionCore
 @_spi(Testing) import SessionSDK
 import SessionService

@@ -1,3 +1,4 @@
+import InProcessTransport
 import SessionCore
 import SessionSDK
 import SessionTransport
@@ -7,7 +8,7 @@ import SessionTransport
 // will (synchronously, inside `send`, as InProcessNetwork does in immediate mode).
 
 /// A link the test drives by hand.
-final class FakeLink: SessionLink {
+final class FakeLink: LookaheadLink {
   private(set) var handler: ((LinkEvent) -> Void)?
   private(set) var lookahead: (any LinkLookahead)?
   private(set) var sent: [ClientMessage] = []

@@ -1,4 +1,5 @@
 import Foundation
+import InProcessTransport
 import SessionCore
 import SessionService
 import SessionTransport

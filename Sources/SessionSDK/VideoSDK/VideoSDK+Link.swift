@@ -17,7 +17,7 @@ extension SDKEngine {
     self.link = link
     linkForRelease.withLock { $0 = LinkBox(link: link) }
     let generation = linkGeneration
-    link.setLookahead(self)
+    (link as? any LookaheadLink)?.setLookahead(self)
     link.start { event in
       switch event {
       case .message(let message):

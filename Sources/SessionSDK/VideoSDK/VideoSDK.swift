@@ -34,7 +34,7 @@ import SessionTransport
 /// > Important: Not `Sendable`. An instance, and every object it hands out (``Session``,
 /// > ``User``, helpers), is confined to the isolation domain that created it, usually the main
 /// > actor. Its link must deliver on that domain too. Callbacks may fire before the call that
-/// > caused them returns when the link delivers synchronously (as ``InProcessNetwork`` does in
+/// > caused them returns when the link delivers synchronously (as `InProcessNetwork` does in
 /// > immediate mode).
 public final class VideoSDK {
   // Everything lives in the engine; this object is what the app holds, so that its `deinit`

@@ -1,3 +1,4 @@
+import InProcessTransport
 import SessionCore
 import SessionSDK
 import SessionService

@@ -1,3 +1,4 @@
+import InProcessTransport
 import SessionCore
 import SessionSDK
 import Testing
@@ -67,7 +68,7 @@ public final class SDKTestStore {
   /// - Parameters:
   ///   - sdk: The instance.
   ///   - settle: Runs after every call and before every check so that messages in flight
-  ///     arrive (for example `network.run()` for an ``SessionTransport/InProcessNetwork`` in
+  ///     arrive (for example `network.run()` for an ``InProcessTransport/InProcessNetwork`` in
   ///     manual mode); nothing by default.
   ///   - sourceLocation: Where leftovers are reported if the store ends unfinished.
   public init(

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import InProcessTransport
 import LoopbackTransport
 import SessionCore
 import SessionSDK

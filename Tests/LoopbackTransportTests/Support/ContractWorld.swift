@@ -1,3 +1,4 @@
+import InProcessTransport
 import LoopbackTransport
 import SessionCore
 import SessionService

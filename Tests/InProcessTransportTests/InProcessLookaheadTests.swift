@@ -1,3 +1,4 @@
+import InProcessTransport
 import SessionCore
 import SessionTransport
 import Testing
@@ -34,7 +35,7 @@ private final class Member: LinkLookahead {
     self.name = name
     self.log = log
     link = network.makeLink()
-    if looksAhead { link.setLookahead(self) }
+    if looksAhead { (link as? any LookaheadLink)?.setLookahead(self) }
     link.start { [unowned self] event in
       switch event {
       case .message(.heartbeat): self.log.lines.append("\(self.name) got")

@@ -1,3 +1,6 @@
+import SessionCore
+import SessionTransport
+
 /// Connects SDK instances to a service in one process, with no sockets and no threads.
 ///
 /// Every message goes through one FIFO queue, so the service's total order reaches every
@@ -213,7 +216,7 @@ private struct LinkTable {
 /// A link of an ``InProcessNetwork``.
 ///
 /// > Important: Confined to its network's isolation domain.
-public final class InProcessLink: SessionLink {
+public final class InProcessLink: LookaheadLink {
   fileprivate unowned let network: InProcessNetwork
   /// The connection this link is, as the host sees it.
   public let connection: ConnectionID
@@ -251,7 +254,7 @@ public final class InProcessLink: SessionLink {
   }
 
   /// Tells `lookahead` of each broadcast message just before the link ahead gets it.
-  public func setLookahead(_ lookahead: (any LinkLookahead)?) {
+  package func setLookahead(_ lookahead: (any LinkLookahead)?) {
     guard !closed else { return }
     self.lookahead = lookahead
   }
