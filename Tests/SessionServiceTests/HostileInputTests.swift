@@ -142,7 +142,7 @@ private func heavyCharacter(_ marks: Int) -> String {
       sessionID: "S18446744073709551615-ffffffff", myself: users[0].id, participants: users,
       shareSetting: .multi, shares: shares, chatPrivilege: .everyonePubliclyAndPrivately,
       activeSpeakers: users.map(\.id), sequence: .max)
-    let size = WireEncoder.payload(.joined(snapshot, resumeToken: .max)).count
+    let size = WireEncoder.payload(ServerMessage.joined(snapshot, resumeToken: .max)).count
     let bound = budget.joinedPayloadBound(users: limits.maxUsers)
     #expect(size <= bound)
     #expect(bound <= WireProtocol.defaultMaxFrameSize)

@@ -354,7 +354,7 @@ final class ServiceHarness {
       pendingCloses.append(connection)
     case .send(.joined(let snapshot, let resumeToken)):
       // A transport sends `goodbye(tooLarge)` instead of a snapshot over the frame limit.
-      let size = WireEncoder.payload(.joined(snapshot, resumeToken: resumeToken)).count
+      let size = WireEncoder.payload(ServerMessage.joined(snapshot, resumeToken: resumeToken)).count
       if size > service.configuration.maxFrameSize {
         problems.append("\(connection): snapshot of \(size) bytes exceeds the frame limit")
       }

@@ -113,7 +113,7 @@ private func clientError(_ payload: [UInt8], _ decoder: WireDecoder = WireDecode
   @Test func oversizePayloadIsRejectedBeforeReading() {
     let decoder = WireDecoder(maxFrameSize: 8)
     let error = serverError(
-      WireEncoder.payload(.notice(.nameChanged(user: 1, name: "long name"))), decoder)
+      WireEncoder.payload(ServerMessage.notice(.nameChanged(user: 1, name: "long name"))), decoder)
     #expect(error?.code == .frameTooLarge)
     #expect(serverError([0x97], decoder) == nil)
   }

@@ -9,7 +9,7 @@ import Testing
   private let decoder = WireDecoder()
 
   private func batch(_ first: UInt64, _ events: [SessionEvent]) -> [UInt8] {
-    WireEncoder.payload(.events(EventBatch(firstSequence: first, events: events)))
+    WireEncoder.payload(ServerMessage.events(EventBatch(firstSequence: first, events: events)))
   }
 
   private func events(of frame: WireServerFrame) -> [SessionEvent]? {
@@ -25,10 +25,10 @@ import Testing
   private var mixedPayloads: [[UInt8]] {
     [
       batch(1, [.videoStatusChanged(user: 4, isOn: true)]),
-      WireEncoder.payload(.notice(.hostAskedUnmute(by: 1))),
+      WireEncoder.payload(ServerMessage.notice(.hostAskedUnmute(by: 1))),
       batch(2, [.nameChanged(user: 4, name: "Ben"), .usersLeft([5]), .hostChanged(newHost: 2)]),
       WireEncoder.payload(ServerMessage.heartbeat),
-      WireEncoder.payload(.helloAck(WireHelloAck(version: WireProtocol.version))),
+      WireEncoder.payload(WireServerFrame.helloAck(WireHelloAck(version: WireProtocol.version))),
       batch(5, [.audioStatusChanged(user: 2, type: .voip, isMuted: true)]),
       batch(6, [.hostChanged(newHost: 3)]),
     ]

@@ -50,8 +50,9 @@ extension ResumeRequest: WireEncodable, WireDecodable {
   }
 }
 
-extension ClientMessage: WireEncodable {
-  func encode(to writer: inout WireWriter) {
+extension ClientMessage: WireMessage {
+  /// Appends the payload: the type byte, then the body.
+  public func encode(to writer: inout WireWriter) {
     switch self {
     case .join(let request):
       writer.byte(WireMessageType.join)
@@ -72,8 +73,9 @@ extension ClientMessage: WireEncodable {
   }
 }
 
-extension WireClientFrame: WireEncodable, WireDecodable {
-  func encode(to writer: inout WireWriter) {
+extension WireClientFrame: WireMessage, WireDecodable {
+  /// Appends the payload: the type byte, then the body.
+  public func encode(to writer: inout WireWriter) {
     switch self {
     case .hello(let hello): hello.encode(to: &writer)
     case .goodbye(let goodbye):

@@ -66,9 +66,10 @@ extension EventBatch: WireEncodable, WireDecodable {
   }
 }
 
-extension ServerMessage: WireEncodable {
+extension ServerMessage: WireMessage {
   /// Enough for a batch of small events, so the common case encodes in one pass.
-  var wireSizeEstimate: Int {
+  /// A guess at the payload's size, for the encoder's first pass.
+  public var wireSizeEstimate: Int {
     switch self {
     case .events(let batch): 16 + 8 * batch.events.count
     case .joined(let snapshot, _): 64 + 48 * snapshot.participants.count
@@ -76,7 +77,8 @@ extension ServerMessage: WireEncodable {
     }
   }
 
-  func encode(to writer: inout WireWriter) {
+  /// Appends the payload: the type byte, then the body.
+  public func encode(to writer: inout WireWriter) {
     switch self {
     case .joined(let snapshot, let resumeToken):
       writer.byte(WireMessageType.joined)
@@ -107,15 +109,17 @@ extension ServerMessage: WireEncodable {
   }
 }
 
-extension WireServerFrame: WireEncodable, WireDecodable {
-  var wireSizeEstimate: Int {
+extension WireServerFrame: WireMessage, WireDecodable {
+  /// A guess at the payload's size, for the encoder's first pass.
+  public var wireSizeEstimate: Int {
     switch self {
     case .message(let message): message.wireSizeEstimate
     default: 64
     }
   }
 
-  func encode(to writer: inout WireWriter) {
+  /// Appends the payload: the type byte, then the body.
+  public func encode(to writer: inout WireWriter) {
     switch self {
     case .helloAck(let ack): ack.encode(to: &writer)
     case .goodbye(let goodbye):

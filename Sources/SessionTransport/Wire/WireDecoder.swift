@@ -108,7 +108,7 @@ public struct WireDecoder: Sendable, Hashable {
   ///   - events: Storage kept by the caller from one frame to the next; start with `[]`.
   /// - Returns: The frame.
   /// - Throws: A ``WireError`` if the payload is not exactly one well-formed server frame.
-  public func decodeServerFrame(
+  package func decodeServerFrame(
     _ payload: ArraySlice<UInt8>, reusing events: inout [SessionEvent]
   ) throws(WireError) -> WireServerFrame {
     try reusing(&events) { storage throws(WireError) in
@@ -124,7 +124,7 @@ public struct WireDecoder: Sendable, Hashable {
   ///   - events: Storage kept by the caller from one frame to the next; start with `[]`.
   /// - Returns: The frame.
   /// - Throws: A ``WireError`` if the payload is not exactly one well-formed server frame.
-  public func decodeServerFrame(
+  package func decodeServerFrame(
     _ payload: UnsafeRawBufferPointer, reusing events: inout [SessionEvent]
   ) throws(WireError) -> WireServerFrame {
     try reusing(&events) { storage throws(WireError) in
@@ -158,7 +158,7 @@ public struct WireDecoder: Sendable, Hashable {
   /// - Returns: The batch, or `nil` if the payload is another kind of frame: decode that one
   ///   with ``decodeServerFrame(_:reusing:)-(UnsafeRawBufferPointer,_)``.
   /// - Throws: A ``WireError`` if the payload is an event batch but not a well-formed one.
-  public func decodeEventBatch(
+  package func decodeEventBatch(
     _ payload: UnsafeRawBufferPointer, reusing events: inout [SessionEvent]
   ) throws(WireError) -> EventBatch? {
     guard payload.first == WireMessageType.events else { return nil }

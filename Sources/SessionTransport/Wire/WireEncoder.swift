@@ -8,40 +8,26 @@
 /// - Complexity: O(size of the encoding). No Foundation, no existentials; the only allocations
 ///   are the buffer's growth (none if its capacity suffices) and sorting a share's annotator set.
 public enum WireEncoder {
-  // MARK: Server to client
+  // MARK: Messages
 
-  /// The payload of a server message.
+  /// The payload of a message.
   ///
-  /// - Parameter message: The message.
+  /// - Parameter message: A ``ServerMessage``, ``WireServerFrame``, ``ClientMessage`` or
+  ///   ``WireClientFrame``: any ``WireMessage``.
   /// - Returns: Its type byte and body.
-  public static func payload(_ message: ServerMessage) -> [UInt8] { makePayload(message) }
+  public static func payload(_ message: some WireMessage) -> [UInt8] { makePayload(message) }
 
-  /// The payload of a server frame (a message, a hello acknowledgement or a goodbye).
-  ///
-  /// - Parameter frame: The frame.
-  /// - Returns: Its type byte and body.
-  public static func payload(_ frame: WireServerFrame) -> [UInt8] { makePayload(frame) }
-
-  /// Appends the payload of a server message (no length prefix) to `buffer`.
+  /// Appends the payload of a message (no length prefix) to `buffer`.
   ///
   /// - Parameters:
   ///   - message: The message.
   ///   - buffer: Where to append.
-  public static func appendPayload(_ message: ServerMessage, to buffer: inout [UInt8]) {
+  public static func appendPayload(_ message: some WireMessage, to buffer: inout [UInt8]) {
     appendBody(message, to: &buffer)
   }
 
-  /// Appends the payload of a server frame (no length prefix) to `buffer`.
-  ///
-  /// - Parameters:
-  ///   - frame: The frame.
-  ///   - buffer: Where to append.
-  public static func appendPayload(_ frame: WireServerFrame, to buffer: inout [UInt8]) {
-    appendBody(frame, to: &buffer)
-  }
-
-  /// Appends a whole frame for a server message to `buffer`: the 4-byte big-endian length, then
-  /// the payload, written in place.
+  /// Appends a whole frame for a message to `buffer`: the 4-byte big-endian length, then the
+  /// payload, written in place.
   ///
   /// - Parameters:
   ///   - message: The message.
@@ -51,93 +37,10 @@ public enum WireEncoder {
   /// - Throws: ``WireError/Code/frameTooLarge`` if the payload would exceed `maxFrameSize`.
   @discardableResult
   public static func appendFrame(
-    _ message: ServerMessage, to buffer: inout [UInt8],
+    _ message: some WireMessage, to buffer: inout [UInt8],
     maxFrameSize: Int = WireProtocol.defaultMaxFrameSize
   ) throws(WireError) -> Int {
     try appendFramed(message, to: &buffer, maxFrameSize: maxFrameSize)
-  }
-
-  /// Appends a whole frame for a server frame value (a message, a hello acknowledgement or a
-  /// goodbye) to `buffer`: the 4-byte big-endian length, then the payload.
-  ///
-  /// - Parameters:
-  ///   - frame: The frame.
-  ///   - buffer: Where to append; on failure it is left as it was.
-  ///   - maxFrameSize: The largest payload the receiver accepts.
-  /// - Returns: The payload's length in bytes.
-  /// - Throws: ``WireError/Code/frameTooLarge`` if the payload would exceed `maxFrameSize`.
-  @discardableResult
-  public static func appendFrame(
-    _ frame: WireServerFrame, to buffer: inout [UInt8],
-    maxFrameSize: Int = WireProtocol.defaultMaxFrameSize
-  ) throws(WireError) -> Int {
-    try appendFramed(frame, to: &buffer, maxFrameSize: maxFrameSize)
-  }
-
-  // MARK: Client to server
-
-  /// The payload of a client message.
-  ///
-  /// - Parameter message: The message.
-  /// - Returns: Its type byte and body.
-  public static func payload(_ message: ClientMessage) -> [UInt8] { makePayload(message) }
-
-  /// The payload of a client frame (a message, a hello or a goodbye).
-  ///
-  /// - Parameter frame: The frame.
-  /// - Returns: Its type byte and body.
-  public static func payload(_ frame: WireClientFrame) -> [UInt8] { makePayload(frame) }
-
-  /// Appends the payload of a client message (no length prefix) to `buffer`.
-  ///
-  /// - Parameters:
-  ///   - message: The message.
-  ///   - buffer: Where to append.
-  public static func appendPayload(_ message: ClientMessage, to buffer: inout [UInt8]) {
-    appendBody(message, to: &buffer)
-  }
-
-  /// Appends the payload of a client frame (no length prefix) to `buffer`.
-  ///
-  /// - Parameters:
-  ///   - frame: The frame.
-  ///   - buffer: Where to append.
-  public static func appendPayload(_ frame: WireClientFrame, to buffer: inout [UInt8]) {
-    appendBody(frame, to: &buffer)
-  }
-
-  /// Appends a whole frame for a client message to `buffer`: the 4-byte big-endian length, then
-  /// the payload, written in place.
-  ///
-  /// - Parameters:
-  ///   - message: The message.
-  ///   - buffer: Where to append; on failure it is left as it was.
-  ///   - maxFrameSize: The largest payload the receiver accepts.
-  /// - Returns: The payload's length in bytes.
-  /// - Throws: ``WireError/Code/frameTooLarge`` if the payload would exceed `maxFrameSize`.
-  @discardableResult
-  public static func appendFrame(
-    _ message: ClientMessage, to buffer: inout [UInt8],
-    maxFrameSize: Int = WireProtocol.defaultMaxFrameSize
-  ) throws(WireError) -> Int {
-    try appendFramed(message, to: &buffer, maxFrameSize: maxFrameSize)
-  }
-
-  /// Appends a whole frame for a client frame value (a message, a hello or a goodbye) to
-  /// `buffer`: the 4-byte big-endian length, then the payload.
-  ///
-  /// - Parameters:
-  ///   - frame: The frame.
-  ///   - buffer: Where to append; on failure it is left as it was.
-  ///   - maxFrameSize: The largest payload the receiver accepts.
-  /// - Returns: The payload's length in bytes.
-  /// - Throws: ``WireError/Code/frameTooLarge`` if the payload would exceed `maxFrameSize`.
-  @discardableResult
-  public static func appendFrame(
-    _ frame: WireClientFrame, to buffer: inout [UInt8],
-    maxFrameSize: Int = WireProtocol.defaultMaxFrameSize
-  ) throws(WireError) -> Int {
-    try appendFramed(frame, to: &buffer, maxFrameSize: maxFrameSize)
   }
 
   // MARK: Shared
@@ -158,7 +61,7 @@ public enum WireEncoder {
     buffer.append(UInt8(truncatingIfNeeded: value))
   }
 
-  private static func makePayload(_ value: some WireEncodable) -> [UInt8] {
+  private static func makePayload(_ value: some WireMessage) -> [UInt8] {
     var size = max(value.wireSizeEstimate, 1)
     while true {
       var needed = 0
@@ -184,7 +87,7 @@ public enum WireEncoder {
   /// the encoding doesn't fit, the first pass has counted its exact size and a second pass
   /// encodes into that much.
   private static func withEncoding<Outcome>(
-    of value: some WireEncodable, headerRoom: Int,
+    of value: some WireMessage, headerRoom: Int,
     _ body: (UnsafeMutableBufferPointer<UInt8>) -> Outcome
   ) -> Outcome {
     var size = headerRoom + max(value.wireSizeEstimate, 1)
@@ -202,14 +105,14 @@ public enum WireEncoder {
     }
   }
 
-  private static func appendBody(_ value: some WireEncodable, to buffer: inout [UInt8]) {
+  private static func appendBody(_ value: some WireMessage, to buffer: inout [UInt8]) {
     withEncoding(of: value, headerRoom: 0) { encoding in
       buffer.append(contentsOf: UnsafeBufferPointer(encoding))
     }
   }
 
   private static func appendFramed(
-    _ value: some WireEncodable, to buffer: inout [UInt8], maxFrameSize: Int
+    _ value: some WireMessage, to buffer: inout [UInt8], maxFrameSize: Int
   ) throws(WireError) -> Int {
     let header = WireProtocol.frameHeaderSize
     let (length, appended) = withEncoding(of: value, headerRoom: header) { frame -> (Int, Bool) in

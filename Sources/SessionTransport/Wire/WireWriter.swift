@@ -7,8 +7,11 @@ import SessionCore
 /// exact size; ``WireEncoder`` then reserves that much and encodes again. No call here
 /// allocates, checks uniqueness or grows an array.
 ///
+/// Public only so that ``WireMessage`` can name it: its members are the package's own, and
+/// only ``WireEncoder`` makes one.
+///
 /// > Important: Valid only inside the `withUnsafeMutableBufferPointer` call that made it.
-struct WireWriter {
+public struct WireWriter {
   /// The start of the reserved memory.
   private let base: UnsafeMutablePointer<UInt8>
   /// The index one past the last reserved byte.
@@ -143,4 +146,24 @@ protocol WireEncodable {
 
 extension WireEncodable {
   var wireSizeEstimate: Int { 64 }
+}
+
+/// A message of the wire protocol, one frame's payload: a type byte (see `WireMessageType`),
+/// then its body. ``WireEncoder``'s entries take any of them, so a new message type is this
+/// one conformance and one type byte.
+///
+/// The package's messages: ``ServerMessage`` and ``WireServerFrame`` (server to client),
+/// ``ClientMessage`` and ``WireClientFrame`` (client to server).
+public protocol WireMessage {
+  /// A guess at the payload's size in bytes; the encoder reserves this much first.
+  var wireSizeEstimate: Int { get }
+  /// Appends the payload: the type byte, then the body.
+  ///
+  /// - Parameter writer: Where the bytes go; only ``WireEncoder`` makes one.
+  func encode(to writer: inout WireWriter)
+}
+
+extension WireMessage {
+  /// Enough for most messages: 64 bytes.
+  public var wireSizeEstimate: Int { 64 }
 }
