@@ -13,7 +13,7 @@ extension SessionService {
     var verdict = session.state.authorize(command, by: user)
     if verdict == .success { verdict = serviceRules(command, by: user, in: session) }
     guard verdict == .success else {
-      log("\(user): \(command.name) refused: \(verdict.sdkName)")
+      log(.info, "\(user): \(command.name) refused: \(verdict.sdkName)")
       send(.commandFailed(id, verdict), to: connection)
       return
     }

@@ -10,7 +10,7 @@ extension SessionService {
       return
     }
     if let error = validate(request) {
-      log("\(connection): join refused: \(error.sdkName)")
+      log(.info, "\(connection): join refused: \(error.sdkName)")
       send(.joinRefused(error), to: connection)
       return
     }
@@ -19,7 +19,7 @@ extension SessionService {
     case .success(let verified):
       token = verified
     case .failure(let rejection):
-      log("\(connection): token refused: \(rejection)")
+      log(.notice, "\(connection): token refused: \(rejection)")
       send(.joinRefused(rejection.code), to: connection)
       return
     }
@@ -74,13 +74,14 @@ extension SessionService {
     if let existing = sessions[key] {
       session = existing
       if existing.state.participants.count >= admissionLimit {
-        log("\(connection): join refused: session \(key) is full (\(admissionLimit) users)")
+        log(
+          .notice, "\(connection): join refused: session \(key) is full (\(admissionLimit) users)")
         send(.joinRefused(.sessionJoinFailed), to: connection)
         return
       }
       if existing.nextUserID == .max {
         // Ids are never reused in a session: after 2^32 − 1 joins it takes no one new.
-        log("\(connection): join refused: session \(key) has used every user id")
+        log(.warning, "\(connection): join refused: session \(key) has used every user id")
         send(.joinRefused(.sessionJoinFailed), to: connection)
         return
       }
@@ -146,7 +147,7 @@ extension SessionService {
       let member = session.members[request.user],
       member.resumeToken == request.resumeToken
     else {
-      log("\(connection): resume of \(request.user) refused")
+      log(.notice, "\(connection): resume of \(request.user) refused")
       send(.left(.networkError), to: connection)
       return
     }
@@ -176,7 +177,7 @@ extension SessionService {
     }
     if session.members.isEmpty {
       discard(session)
-      log("session \(session.key) ended: last member left")
+      log(.info, "session \(session.key) ended: last member left")
       return
     }
     let wasHost = session.state.hostID == user

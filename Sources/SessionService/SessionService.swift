@@ -47,8 +47,9 @@ public final class SessionService: SessionHost {
   /// that many members with the longest names could outgrow a frame.
   public let admissionLimit: Int
 
-  /// Receives one line per noteworthy refusal or cleanup, for logs and tests.
-  public var log: (String) -> Void = { _ in }
+  /// Receives one record per noteworthy refusal or cleanup (label `"service"`), for logs and
+  /// tests; ``InMemoryLogHandler`` keeps them.
+  public var logHandler: LogHandler = { _ in }
 
   /// Creates a service.
   ///
@@ -78,7 +79,7 @@ public final class SessionService: SessionHost {
   /// Registers a new connection. An id still open is first treated as closed.
   public func connectionOpened(_ connection: ConnectionID, now: Int64) {
     if connections[connection] != nil {
-      log("\(connection): opened again while open; closing the old one first")
+      log(.warning, "\(connection): opened again while open; closing the old one first")
       connectionClosed(connection, now: now)
     }
     connections[connection] = Connection(lastHeard: now)
@@ -87,7 +88,7 @@ public final class SessionService: SessionHost {
   /// Handles one message from a connection.
   public func receive(_ message: ClientMessage, from connection: ConnectionID, now: Int64) {
     guard connections[connection] != nil else {
-      log("\(connection): message on unknown connection dropped")
+      log(.warning, "\(connection): message on unknown connection dropped")
       return
     }
     connections[connection]?.lastHeard = now
@@ -122,7 +123,9 @@ public final class SessionService: SessionHost {
       removeMember(user, from: session, reason: nil, now: now)
     } else {
       session.disconnect(user, now: now)
-      log("\(user) lost \(connection); waiting \(configuration.reconnectGrace) ms for a resume")
+      log(
+        .info, "\(user) lost \(connection); waiting \(configuration.reconnectGrace) ms for a resume"
+      )
     }
   }
 
@@ -133,7 +136,9 @@ public final class SessionService: SessionHost {
   public func tick(now: Int64) {
     let silent = connections.filter { now - $0.value.lastHeard >= configuration.heartbeatTimeout }
     for connection in silent.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-      log("\(connection): silent for \(now - (silent[connection]?.lastHeard ?? now)) ms; closing")
+      log(
+        .notice,
+        "\(connection): silent for \(now - (silent[connection]?.lastHeard ?? now)) ms; closing")
       output(.close(connection, reason: .idleTimeout(milliseconds: configuration.heartbeatTimeout)))
       connectionClosed(connection, now: now)
     }
@@ -142,11 +147,11 @@ public final class SessionService: SessionHost {
     }
     for session in due.sorted(by: { $0.key < $1.key }) {
       for user in session.expiredMembers(now: now, grace: configuration.reconnectGrace) {
-        log("\(user) did not come back; removing")
+        log(.info, "\(user) did not come back; removing")
         removeMember(user, from: session, reason: nil, now: now)
       }
       if sessions[session.key] === session, isIdleTimedOut(session, now: now) {
-        log("session \(session.key) idle for \(now - (session.idleSince ?? now)) ms; ending")
+        log(.info, "session \(session.key) idle for \(now - (session.idleSince ?? now)) ms; ending")
         end(session, reason: .unknown, endedBy: nil)
       }
     }
@@ -179,6 +184,10 @@ public final class SessionService: SessionHost {
 
   // MARK: Output
 
+  func log(_ level: LogLevel, _ message: String) {
+    logHandler(LogRecord(level: level, message: message, label: "service"))
+  }
+
   func send(_ message: ServerMessage, to connection: ConnectionID) {
     output(.send(message, to: connection))
   }
@@ -193,7 +202,7 @@ public final class SessionService: SessionHost {
     for event in events {
       if let rejection = session.state.apply(event) {
         assertionFailure("service planned an event its reducer rejects: \(rejection)")
-        log("internal: \(rejection)")
+        log(.error, "internal: \(rejection)")
         break
       }
       session.sequence += 1
@@ -211,7 +220,7 @@ public final class SessionService: SessionHost {
   func emitPrivately(_ event: SessionEvent, to users: [UserID], in session: ServiceSession) {
     if !event.isLocal, let rejection = session.state.apply(event) {
       assertionFailure("service planned an event its reducer rejects: \(rejection)")
-      log("internal: \(rejection)")
+      log(.error, "internal: \(rejection)")
       return
     }
     let connections = users.compactMap { session.members[$0]?.connection }

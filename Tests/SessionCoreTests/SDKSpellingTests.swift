@@ -51,3 +51,25 @@ struct SDKSpellingTests {
     #expect(type.rawValue == 2)
   }
 }
+
+@Suite("Logging: one record shape and an in-memory handler")
+struct LoggingTests {
+  @Test func recordsDescribeThemselvesLikeSwiftLog() {
+    let record = LogRecord(
+      level: .warning, message: "closed", label: "loopback.server",
+      metadata: ["connection": "c3", "a": "1"])
+    #expect(record.description == "warning loopback.server a=1 connection=c3: closed")
+    #expect(LogLevel.notice > .info && LogLevel.trace < .debug)
+    #expect(LogLevel.allCases.map(\.description).first == "trace")
+  }
+
+  @Test func theInMemoryHandlerKeepsAndHandsOverRecords() {
+    let log = InMemoryLogHandler()
+    let handler = log.handler
+    handler(LogRecord(level: .info, message: "one", label: "test"))
+    handler(LogRecord(level: .error, message: "two", label: "test"))
+    #expect(log.records.map(\.message) == ["one", "two"])
+    #expect(log.take().count == 2)
+    #expect(log.records.isEmpty)
+  }
+}

@@ -67,7 +67,10 @@ final class ServiceHarness {
   /// Sequence gaps, rejected events, messages to non-members: anything a correct service never
   /// causes.
   private(set) var problems: [String] = []
-  private(set) var logLines: [String] = []
+  /// The service's log records.
+  let log = InMemoryLogHandler()
+  /// The messages of the service's log records, in order.
+  var logLines: [String] { log.records.map(\.message) }
   /// Connections open from the client's point of view.
   private(set) var openConnections: Set<ConnectionID> = []
   /// The largest user id any snapshot has named.
@@ -94,7 +97,7 @@ final class ServiceHarness {
         self.deliver(.close, to: connection)
       }
     }
-    service.log = { [unowned self] line in self.logLines.append(line) }
+    service.logHandler = log.handler
   }
 
   // MARK: Time

@@ -1,5 +1,6 @@
 import Dispatch
 import LoopbackTransport
+import SessionCore
 import SessionService
 import Synchronization
 
@@ -42,7 +43,7 @@ import Synchronization
       },
       makeHost: {
         let service = SessionService(configuration: serviceConfiguration)
-        if !quiet { service.log = { line in printLine("service: \(line)") } }
+        if !quiet { service.logHandler = { record in printLine("service: \(record.message)") } }
         return service
       })
   } catch {
