@@ -17,6 +17,7 @@ public enum LogLevel: Int, Sendable, Hashable, Codable, Comparable, CaseIterable
   /// The engine cannot go on.
   case critical
 
+  /// Whether `lhs` matters less than `rhs`.
   public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
   /// The level's name, as swift-log spells it.
