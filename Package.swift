@@ -211,11 +211,11 @@ let package = Package(
     .testTarget(
       name: "LoopbackTransportTests",
       dependencies: [
-        "InProcessTransport",
         "SessionCore",
         "SessionTransport",
         "SessionService",
         "SessionSDK",
+        "SessionTestSupport",
         "LoopbackTransport",
       ],
       swiftSettings: swiftSettings
