@@ -183,6 +183,8 @@ let package = Package(
         "InProcessTransport",
         "SessionCore",
         "SessionTransport",
+        "SessionService",
+        "SessionTestSupport",
       ],
       swiftSettings: swiftSettings
     ),
