@@ -65,13 +65,13 @@ public protocol LinkContractWorld: AnyObject {
   ///   a bound): the case stops there.
   func settle() throws
 
-  /// Moves the world's clock by `milliseconds` and lets the host's timers run, then settles.
+  /// Moves the world's clock by `milliseconds` and lets the host's timers run.
   ///
-  /// A world with a virtual clock moves it; a world on the wall clock may sleep or do nothing,
-  /// and says which.
+  /// A world with a virtual clock moves it, ticks the host and delivers what that caused; a
+  /// world on the wall clock may sleep or do nothing, and says which. Cases settle after it.
   ///
   /// - Parameter milliseconds: How far; positive.
-  /// - Throws: What ``settle()`` throws.
+  /// - Throws: The world's error when it can't reach its host or its links.
   func advance(by milliseconds: Int64) throws
 
   /// Ends the world: closes what it opened, stops its threads, and records an issue when
