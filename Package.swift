@@ -183,6 +183,8 @@ let package = Package(
         "InProcessTransport",
         "SessionCore",
         "SessionTransport",
+        "SessionService",
+        "SessionTestSupport",
       ],
       swiftSettings: swiftSettings
     ),
@@ -211,11 +213,11 @@ let package = Package(
     .testTarget(
       name: "LoopbackTransportTests",
       dependencies: [
-        "InProcessTransport",
         "SessionCore",
         "SessionTransport",
         "SessionService",
         "SessionSDK",
+        "SessionTestSupport",
         "LoopbackTransport",
       ],
       swiftSettings: swiftSettings

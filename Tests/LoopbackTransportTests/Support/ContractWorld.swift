@@ -1,220 +1,104 @@
-import InProcessTransport
 import LoopbackTransport
 import SessionCore
 import SessionService
+import SessionTestSupport
 import SessionTransport
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// The two links the contract suite runs against.
-enum LinkKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-  case inProcess = "in-process"
-  case loopback
-
-  var testDescription: String { rawValue }
-}
-
-/// What a host saw, in order.
-enum HostEvent: Sendable, Hashable {
-  case opened(ConnectionID)
-  case received(ConnectionID, ClientMessage)
-  case closed(ConnectionID)
-}
-
-/// A `SessionService` that records every call the transport makes before forwarding it.
-final class RecordingHost: SessionHost {
-  let service: SessionService
-  let events: Recorder<HostEvent>
-
-  init(service: SessionService, events: Recorder<HostEvent>) {
-    self.service = service
-    self.events = events
+/// A ``RecordingHost`` behind a `LoopbackServer` on 127.0.0.1:0, and a `LoopbackLinkFactory`
+/// on a client loop: the loopback link under the link contract suite, over real sockets and
+/// real time.
+///
+/// ``settle()`` is ``LinkContractWorld/settleByHeartbeats(timeoutSeconds:pollMicroseconds:)``:
+/// heartbeat round trips on every open link until a round changes nothing, and until the host
+/// has as many open connections as the client has open links; bounded at 60 s, which a
+/// passing run on a loaded machine never comes near. ``advance(by:)`` does nothing: the server
+/// and the links keep the wall clock, which the world can't move, and sleeping through the
+/// host's timeouts would make the suite slow.
+///
+/// `Sendable`: the links and the domain live on `loop`, reached only through
+/// ``perform(_:)``; the server and the record are `Sendable`.
+final class ContractWorld: LinkContractWorld, Sendable {
+  /// The one kind of world there is now: kept so that `ContractWorld(.loopback, server:)`
+  /// (`CoalescingTests`) reads as before.
+  enum Kind: Sendable {
+    case loopback
   }
 
-  func attach(output: @escaping (HostOutput) -> Void) { service.attach(output: output) }
-
-  func connectionOpened(_ connection: ConnectionID, now: Int64) {
-    events.append(.opened(connection))
-    service.connectionOpened(connection, now: now)
-  }
-
-  func receive(_ message: ClientMessage, from connection: ConnectionID, now: Int64) {
-    events.append(.received(connection, message))
-    service.receive(message, from: connection, now: now)
-  }
-
-  func connectionClosed(_ connection: ConnectionID, now: Int64) {
-    events.append(.closed(connection))
-    service.connectionClosed(connection, now: now)
-  }
-
-  func tick(now: Int64) { service.tick(now: now) }
-}
-
-/// A service and a way to make links to it, for one kind of link: an `InProcessNetwork` on a
-/// loop thread, or a `LoopbackServer` with a `LoopbackLinkFactory` on a client loop. The links
-/// and their owner's work run on `loop` either way.
-final class ContractWorld: Sendable {
-  static let appKey = "contractKey"
-  static let secret = "contractSecret-0123456789"
-
-  let kind: LinkKind
   let loop: EventLoop
-  let hostEvents = Recorder<HostEvent>()
-  let minter = TokenMinter(appKey: appKey, secret: secret)
-  private let server: LoopbackServer<RecordingHost>?
-  private let factory: LoopBound<any SessionLinkFactory>
+  let hostRecord = HostRecord()
+  private let server: LoopbackServer<RecordingHost>
+  private let domain: LoopBound<LinkContractDomain>
 
-  /// The server (loopback only), for its statistics.
+  /// The server, for its statistics.
   var loopbackServer: LoopbackServer<RecordingHost>? { server }
 
   init(
-    _ kind: LinkKind,
+    _ kind: Kind = .loopback,
     server serverConfiguration: LoopbackServerConfiguration = LoopbackServerConfiguration()
   ) throws {
-    self.kind = kind
-    let loop = try EventLoop(name: "contract-\(kind.rawValue)")
+    let record = hostRecord
+    let server = try LoopbackServer(configuration: serverConfiguration) {
+      RecordingHost(record: record)
+    }
+    self.server = server
+    let loop = try EventLoop(name: "contract-loopback")
     self.loop = loop
-    let events = hostEvents
-    let configuration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
-    switch kind {
-    case .inProcess:
-      server = nil
-      factory = try loop.sync {
-        let host = RecordingHost(
-          service: SessionService(configuration: configuration), events: events)
-        let network = InProcessNetwork(host: host, now: { wallClockSeconds() * 1_000 })
-        return LoopBound(network as any SessionLinkFactory, loop: loop)
-      }
-    case .loopback:
-      let server = try LoopbackServer(configuration: serverConfiguration) {
-        RecordingHost(service: SessionService(configuration: configuration), events: events)
-      }
-      self.server = server
-      factory = try loop.sync {
-        LoopBound(
-          LoopbackLinkFactory(loop: loop, port: server.port) as any SessionLinkFactory,
-          loop: loop)
-      }
+    domain = try loop.sync {
+      LoopBound(
+        LinkContractDomain(factory: LoopbackLinkFactory(loop: loop, port: server.port)),
+        loop: loop)
     }
   }
 
-  /// The connections the host has seen open, in order.
-  var openedConnections: [ConnectionID] {
-    hostEvents.values.compactMap { if case .opened(let id) = $0 { id } else { nil } }
+  var now: Int64 { wallClockSeconds() * 1_000 }
+
+  func perform<Result: Sendable>(
+    _ body: @escaping @Sendable (LinkContractDomain) throws -> Result
+  ) throws -> Result {
+    let domain = self.domain
+    return try loop.sync { try body(domain.value) }
   }
 
-  /// The connections the host has seen close, in order.
-  var closedConnections: [ConnectionID] {
-    hostEvents.values.compactMap { if case .closed(let id) = $0 { id } else { nil } }
+  func settle() throws {
+    try settleByHeartbeats(timeoutSeconds: 60)
   }
 
-  /// Makes and starts a link; waits until the host knows its connection.
-  func open(sourceLocation: SourceLocation = #_sourceLocation) throws -> TestLink {
-    let before = openedConnections.count
-    let events = Recorder<LinkEvent>()
-    let factory = self.factory
-    let link = try loop.sync {
-      let link = factory.value.makeLink()
-      link.start { events.append($0) }
-      return LoopBound(link, loop: factory.loop)
-    }
-    #expect(waitUntil { openedConnections.count > before }, sourceLocation: sourceLocation)
-    return TestLink(link: link, events: events, connection: openedConnections[before])
-  }
+  func advance(by milliseconds: Int64) {}
 
-  /// Makes and starts a link whose handler also gets the link itself (to close it from
-  /// inside), and sends a join as `name`; waits until the host knows its connection.
-  func join(
-    _ name: String, session: String = "Room",
-    handler: @escaping @Sendable (any SessionLink, LinkEvent) -> Void
-  ) throws -> LoopBound<any SessionLink> {
-    let before = openedConnections.count
-    let factory = self.factory
-    let token = minter.mint(
-      sessionName: session, role: .participant, issuedAt: wallClockSeconds() - 30)
-    let link = try loop.sync {
-      let link = factory.value.makeLink()
-      // The handler holds the link (a cycle) until the link lets go of the handler.
-      link.start { [link] event in handler(link, event) }
-      link.send(.join(JoinRequest(sessionName: session, userName: name, token: token)))
-      return LoopBound(link, loop: factory.loop)
-    }
-    #expect(waitUntil { openedConnections.count > before })
-    return link
-  }
-
-  /// Opens a link and joins `session` as `name`; waits for `.joined`.
-  func join(
-    _ name: String, role: TokenRole = .participant, session: String = "Room",
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) throws -> TestLink {
-    let link = try open(sourceLocation: sourceLocation)
-    let token = minter.mint(
-      sessionName: session, role: role, issuedAt: wallClockSeconds() - 30)
-    try link.send([.join(JoinRequest(sessionName: session, userName: name, token: token))])
-    #expect(
-      link.waitForMessage { if case .joined = $0 { true } else { false } } != nil,
-      "\(name) was not admitted", sourceLocation: sourceLocation)
-    return link
-  }
-
-  func shutdown(sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(loop.shutdown().isClean, sourceLocation: sourceLocation)
-    if let server { #expect(server.shutdown().isClean, sourceLocation: sourceLocation) }
+  func shutdown() {
+    #expect(loop.shutdown().isClean)
+    #expect(server.shutdown().isClean)
   }
 }
 
-/// A started link and everything it delivered.
-struct TestLink: Sendable {
-  let link: LoopBound<any SessionLink>
-  let events: Recorder<LinkEvent>
-  /// The connection the host knows this link as.
-  let connection: ConnectionID
+extension ContractWorld {
+  /// Opens a link and joins "Room" as `name`; records an issue unless it was admitted.
+  ///
+  /// For this target's own tests of the loopback link (`CoalescingTests`), which don't import
+  /// `SessionTestSupport`.
+  func join(
+    _ name: String, role: TokenRole = .participant,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> TestLink {
+    TestLink(
+      link: try join(name, role: role, session: "Room", sourceLocation: sourceLocation))
+  }
+}
+
+/// A started link of a ``ContractWorld`` and everything it delivered.
+struct TestLink {
+  let link: ContractLink
 
   /// Sends messages, all in one loop turn.
-  func send(_ messages: [ClientMessage]) throws {
-    let link = self.link
-    try link.loop.sync { for message in messages { link.value.send(message) } }
-  }
-
-  /// Closes the link `times` times in one loop turn.
-  func close(times: Int = 1) throws {
-    let link = self.link
-    try link.loop.sync { for _ in 0..<times { link.value.close() } }
-  }
+  func send(_ messages: [ClientMessage]) throws { try link.send(messages) }
 
   /// The messages delivered so far.
-  var messages: [ServerMessage] {
-    events.values.compactMap { if case .message(let message) = $0 { message } else { nil } }
-  }
+  var messages: [ServerMessage] { link.messages }
 
   /// The events of every batch delivered so far, in order, with their sequence numbers.
-  var numberedEvents: [(UInt64, SessionEvent)] {
-    messages.flatMap { message -> [(UInt64, SessionEvent)] in
-      guard case .events(let batch) = message else { return [] }
-      return batch.events.enumerated().map { (batch.firstSequence + UInt64($0.offset), $0.element) }
-    }
-  }
+  var numberedEvents: [(UInt64, SessionEvent)] { link.numberedEvents.map { ($0, $1) } }
 
   /// The user id the `.joined` snapshot gave.
-  var user: UserID? {
-    for message in messages {
-      if case .joined(let snapshot, _) = message { return snapshot.myself }
-    }
-    return nil
-  }
-
-  /// Waits for a delivered message matching `predicate` and returns it.
-  func waitForMessage(_ predicate: @escaping (ServerMessage) -> Bool) -> ServerMessage? {
-    var found: ServerMessage?
-    waitUntil {
-      found = messages.first(where: predicate)
-      return found != nil
-    }
-    return found
-  }
+  var user: UserID? { link.user }
 }
