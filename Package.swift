@@ -14,7 +14,8 @@ let cryptoDependency: Target.Dependency = .target(
 
 let package = Package(
   name: "SessionEngine",
-  platforms: [.macOS(.v14), .iOS(.v17)],
+  // Synchronization (Mutex) needs macOS 15 and iOS 18; Observation alone would need 14 and 17.
+  platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
     .library(name: "SessionCore", targets: ["SessionCore"]),
     .library(name: "SessionTransport", targets: ["SessionTransport"]),
