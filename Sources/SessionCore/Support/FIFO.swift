@@ -10,28 +10,34 @@
 /// For the queues that a reentrant caller fills while it works: ``SessionStore``'s events sent
 /// during a reduction and the SDK engine's work submitted while it pumps.
 ///
+/// Public only as SPI (`@_spi(Package) import SessionCore`), for the package's own modules, and
+/// `@inlinable`: a `package` type's bodies are not serialized for other modules, even
+/// `@_alwaysEmitIntoClient` ones, and the SDK then called the unspecialized generic code on its
+/// path for every delivery (about 30 instructions and four value-witness calls per pop;
+/// callgrind).
+///
 /// > Important: A value; it has no isolation of its own and lives in the isolation domain of
 /// > whatever stores it. Not `Sendable`.
-package struct FIFO<Element> {
+@_spi(Package) public struct FIFO<Element> {
   @usableFromInline var elements: [Element] = []
   @usableFromInline var head = 0
 
   /// An empty queue.
-  @inlinable package init() {}
+  @inlinable public init() {}
 
   /// Whether nothing waits.
-  @inlinable package var isEmpty: Bool { head == elements.count }
+  @inlinable public var isEmpty: Bool { head == elements.count }
 
   /// How many elements wait.
-  @inlinable package var count: Int { elements.count - head }
+  @inlinable public var count: Int { elements.count - head }
 
   /// Adds `element` at the back.
-  @inlinable package mutating func append(_ element: Element) {
+  @inlinable public mutating func append(_ element: Element) {
     elements.append(element)
   }
 
   /// Removes and returns the element at the front, or `nil` when empty.
-  @inlinable package mutating func popFirst() -> Element? {
+  @inlinable public mutating func popFirst() -> Element? {
     guard head < elements.count else { return nil }
     let element = elements[head]
     head += 1

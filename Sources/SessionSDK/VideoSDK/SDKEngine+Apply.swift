@@ -14,14 +14,18 @@ extension SDKEngine {
   /// reduction, so the store mutates in place), then each step runs in its place.
   ///
   /// - Returns: Whether the event applied.
+  ///
+  /// The plan is consumed, so that the steady state's has nothing left to drop.
   @discardableResult
-  func apply(_ event: SessionEvent, as plan: EventPlan) -> Bool {
-    guard case .bookkept(let bookkeeping) = plan else {
+  func apply(_ event: SessionEvent, as plan: consuming EventPlan) -> Bool {
+    switch consume plan {
+    case .plain:
       guard reduce(event) else { return false }
       fireCallbacks(for: event, context: CallbackMapping.Context())
       return true
+    case .bookkept(let bookkeeping):
+      return apply(event, with: bookkeeping)
     }
-    return apply(event, with: bookkeeping)
   }
 
   private func apply(_ event: SessionEvent, with bookkeeping: EventPlan.Bookkeeping) -> Bool {

@@ -15,8 +15,9 @@ extension SDKEngine {
   enum EventPlan {
     /// The steady state: an empty context and no step.
     case plain
-    /// Everything else: the context and the steps.
-    case bookkept(Bookkeeping)
+    /// Everything else: the context and the steps. Boxed, so that a plan is one word and the
+    /// steady state's costs nothing to make, pass and drop (the steps carry a snapshot).
+    indirect case bookkept(Bookkeeping)
 
     /// What an event needs beyond the steady state.
     struct Bookkeeping {
@@ -122,12 +123,14 @@ extension SDKEngine {
     }
 
     /// Whether the event takes the steady-state path.
+    @inline(__always)
     var isPlain: Bool {
       if case .plain = self { return true }
       return false
     }
 
     /// Whether the event is the instance's own lifecycle, which the service never sends.
+    @inline(__always)
     var isLifecycle: Bool {
       guard case .bookkept(let bookkeeping) = self else { return false }
       return bookkeeping.isLifecycle

@@ -1,4 +1,4 @@
-import SessionCore
+@_spi(Package) import SessionCore
 import SessionTransport
 import Synchronization
 
