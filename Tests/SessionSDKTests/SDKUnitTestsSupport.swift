@@ -292,12 +292,17 @@ struct SDKTestRig {
   let sdk: VideoSDK
   let log: CallbackLog
 
-  init(transport: any SessionLinkFactory, clock: @escaping () -> Int64 = { 0 }) {
+  init(
+    transport: any SessionLinkFactory, clock: @escaping () -> Int64 = { 0 },
+    reconnectAttempts: Int = 3
+  ) {
     sdk = VideoSDK()
     log = CallbackLog()
     let log = self.log
     sdk.callbackObserver = { log.callbacks.append($0) }
-    sdk.initialize(InitParams(domain: "zoom.us", transport: transport, clock: clock))
+    let params = InitParams(domain: "zoom.us", transport: transport, clock: clock)
+    params.reconnectAttempts = reconnectAttempts
+    sdk.initialize(params)
   }
 
   /// Joins with a valid context; returns the session.

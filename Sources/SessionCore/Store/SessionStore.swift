@@ -35,8 +35,8 @@ public final class SessionStore: Observable {
   @exclusivity(unchecked) public var checksInvariants: Bool
   /// The sequence number of the last applied event; 0 before any. Not observable.
   @exclusivity(unchecked) public private(set) var lastSequence: UInt64 = 0
-  @exclusivity(unchecked) private var pending: [SessionEvent] = []
-  @exclusivity(unchecked) private var pendingHead = 0
+  /// Events sent while another was being reduced, applied right after it, in order.
+  @exclusivity(unchecked) private var pending = FIFO<SessionEvent>()
   @exclusivity(unchecked) private var observers:
     [(id: Int, body: (AppliedEvent, SessionState) -> Void)] = []
   @exclusivity(unchecked) private var streams: [AsyncStream<AppliedEvent>.Continuation] = []
@@ -141,13 +141,7 @@ public final class SessionStore: Observable {
   }
 
   private func drainPending() {
-    while pendingHead < pending.count {
-      let next = pending[pendingHead]
-      pendingHead += 1
-      _ = process(next)
-    }
-    pending.removeAll(keepingCapacity: true)
-    pendingHead = 0
+    while let next = pending.popFirst() { _ = process(next) }
   }
 
   private func process(_ event: SessionEvent) -> SendResult {

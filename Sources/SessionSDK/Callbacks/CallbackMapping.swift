@@ -148,32 +148,6 @@ public enum CallbackMapping {
       }
       return context
     }
-
-    /// Captures the context for `event` from `store`, reading the store's state only for the
-    /// events whose callbacks depend on it (see ``needsStateBefore(_:)``).
-    ///
-    /// The same context as ``capture(before:in:annotationHelperOwners:)`` for every field the
-    /// mapping reads for `event`; for the other events (video, audio, names, shares, chat …)
-    /// it skips the copy of the state that reading ``SessionStore/state`` costs.
-    static func capture(
-      before event: SessionEvent, from store: SessionStore,
-      annotationHelperOwners: Set<UserID>
-    ) -> Context {
-      guard needsStateBefore(event) else {
-        return Context(annotationHelperOwners: annotationHelperOwners)
-      }
-      return capture(before: event, in: store.state, annotationHelperOwners: annotationHelperOwners)
-    }
-
-    /// Whether the callbacks for `event` depend on the state before it: the phase and the
-    /// resync facts (`sessionJoined`), the leavers' shares (`usersLeft`), the local user
-    /// (`annotationPrivilegeChanged`). Keep in step with ``appendCallbacks(for:context:to:)``.
-    static func needsStateBefore(_ event: SessionEvent) -> Bool {
-      switch event {
-      case .sessionJoined, .usersLeft, .annotationPrivilegeChanged: true
-      default: false
-      }
-    }
   }
 
   /// The callbacks an applied event fires, in order.

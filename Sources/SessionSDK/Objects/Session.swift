@@ -6,8 +6,10 @@ import SessionCore
 /// local user leaves. Its getters read the instance's replica (``VideoSDK/store``) live; after
 /// the session ends they answer with what was last known.
 ///
-/// The session holds one ``User`` per user id, created on first use and kept while the user is
-/// present, so looking a user up is O(1) and callbacks hand out the same object every time.
+/// The session hands out one ``User`` per user id, created on first use and kept while the user
+/// is present, so looking a user up is O(1) and callbacks hand out the same object every time.
+/// Its instance's engine owns those handles while the session is current; once it ended, the
+/// session keeps a read-only copy of them (see `SDKEngine+Handles.swift`).
 ///
 /// > Important: Not `Sendable`. Confined to the isolation domain of the ``VideoSDK`` that made
 /// > it (usually the main actor).
@@ -18,9 +20,10 @@ public final class Session {
   var name: String
   var password: String?
   var myselfID: UserID?
-  /// The user handles once this is no longer its instance's current session (or before it
-  /// becomes it); while it is, they live in the instance's engine (see `handles`).
-  var ownHandles = UserHandles()
+  /// The handles this session gave out, once it is no longer its instance's current session
+  /// (set by the engine's `retire(_:)`); empty before. Read-only: an ended session makes no
+  /// handles.
+  var retiredHandles = UserHandles()
   var shareActions: [UserID: ShareAction] = [:]
 
   /// What this session's users and share actions hold instead of a weak reference to it.
@@ -55,31 +58,24 @@ public final class Session {
     return sdk.store.state.shares[owner]
   }
 
-  /// The session's user handles: its instance's while this is the current session, else its
-  /// own. Callbacks reach the current ones through the instance, not the session.
-  func withHandles<Result>(_ body: (inout UserHandles) -> Result) -> Result {
-    if let sdk, sdk.currentSession === self { return body(&sdk.handles) }
-    return body(&ownHandles)
+  /// The engine, while this is its current session.
+  private var engineWhileCurrent: SDKEngine? {
+    guard let sdk, sdk.currentSession === self else { return nil }
+    return sdk
   }
 
   /// The handle for a user id, if one is stored.
   func existingUser(_ id: UserID) -> User? {
-    withHandles { $0[id] }
+    if let sdk = engineWhileCurrent { return sdk.handles[id] }
+    return retiredHandles[id]
   }
 
-  /// The handle for a user id, created on first use.
+  /// The handle for a user id: created on first use while this is the current session; once
+  /// it ended, the one it gave out, or else a handle that answers nothing live.
   func user(for id: UserID) -> User {
-    withHandles { $0.list(for: id, in: self)[0] }
+    if let sdk = engineWhileCurrent { return sdk.handle(for: id, in: self) }
+    return retiredHandles[id] ?? User(id: id, session: ownReference)
   }
-
-  /// Makes room for `count` more handles at once (everyone, on a join) rather than growing
-  /// the table step by step.
-  func reserveUsers(_ count: Int) {
-    withHandles { $0.reserve(count) }
-  }
-
-  /// Every stored handle, in no particular order.
-  var allUsers: [User] { withHandles { $0.all } }
 
   /// The share action of an owner, created on first use.
   func shareAction(for owner: UserID) -> ShareAction {
@@ -87,12 +83,6 @@ public final class Session {
     let action = ShareAction(owner: owner, session: ownReference)
     shareActions[owner] = action
     return action
-  }
-
-  /// Drops the handles of a user who left; objects the app holds keep their last-known values.
-  func forget(_ id: UserID) {
-    withHandles { $0.remove(id) }
-    shareActions.removeValue(forKey: id)
   }
 
   // MARK: SDK API

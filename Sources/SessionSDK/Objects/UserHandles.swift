@@ -8,9 +8,10 @@ import SessionCore
 /// one reference count on that list, and no list is built or reused per callback. A list the
 /// app keeps never changes (nothing writes to it once stored).
 ///
-/// The current session's handles live in its instance's engine (`SDKEngine.handles`), beside
-/// the other fields every event reads, so a delivery reaches them with no object in between;
-/// a session that ended keeps its own (see ``Session``). The lists live in a ``UserMap``: one
+/// The current session's handles live in its instance's engine (`SDKEngine.handles`), which
+/// owns them, beside the other fields every event reads, so a delivery reaches them with no
+/// object in between; a session that ended keeps a read-only copy (see
+/// `SDKEngine+Handles.swift`). The lists live in a ``UserMap``: one
 /// probe per lookup for the small, close ids a service hands out.
 ///
 /// A value; not `Sendable`. Lives inside an engine or a session, confined to its domain.

@@ -1,4 +1,4 @@
-import SessionCore
+@_spi(Package) import SessionCore
 import SessionTransport
 import Synchronization
 
@@ -34,20 +34,24 @@ final class SDKEngine: LinkLookahead {
   /// is a delegate. For recorders and test support.
   @exclusivity(unchecked) var callbackObserver: ((VideoSDKCallback) -> Void)?
 
+  /// Whether work is running: work submitted meanwhile waits in `inbox`.
   @exclusivity(unchecked) var isPumping = false
-  @exclusivity(unchecked) var inboxHead = 0
-  @exclusivity(unchecked) var inbox: [Work] = []
+  /// Work submitted while other work ran, in order (see `submit(_:)`).
+  @exclusivity(unchecked) var inbox = FIFO<Work>()
+  /// The current link's number: closing a link moves it on, so a message or a closure from
+  /// an older link is recognised by its number alone (Decision 0008).
   @exclusivity(unchecked) var linkGeneration: UInt64 = 0
   /// The sequence number of the last service event applied in the current (or last) session;
   /// events numbered at or below it are dropped as duplicates.
-  @exclusivity(unchecked) var lastServiceSequence: UInt64 = 0
-  /// The current session's user handles, here rather than in the ``Session`` so that
-  /// callbacks reach them with no object in between (see `UserHandles`). Empty outside a
-  /// session; a session that ends takes its handles with it.
+  @exclusivity(unchecked) var serviceSequence: UInt64 = 0
+  /// The current session's user handles. The engine owns them (see `SDKEngine+Handles.swift`),
+  /// here beside the other fields every event reads, so that callbacks reach them with no
+  /// object in between. Empty outside a session; a session that ends keeps a read-only copy.
   @exclusivity(unchecked) var handles = UserHandles()
   /// The one-id lists of video and audio callbacks, reused (see `CallbackMapping`).
   @exclusivity(unchecked) var oneUserIDs: [UserID] = []
   @exclusivity(unchecked) var annotationHelpers: [UserID: AnnotationHelper] = [:]
+  /// Commands sent whose refusal needs more than `onError`, by id.
   @exclusivity(unchecked) var pendingCommands: [CommandID: PendingCommand] = [:]
 
   /// What the objects this engine hands out hold instead of a weak reference to it.
@@ -63,20 +67,17 @@ final class SDKEngine: LinkLookahead {
 
   // Read by fewer events, or only by commands and the lifecycle.
 
+  /// The session being joined or in progress. A session that stops being current (it ended,
+  /// or a replayed join replaced it) keeps a copy of its handles (`retire(_:)`).
   @exclusivity(unchecked) var currentSession: Session? {
     didSet {
-      // The handles move with the session: the one that ends keeps its own, the one that
-      // starts lends its own to the engine.
-      guard oldValue !== currentSession else { return }
-      oldValue?.ownHandles = handles
-      if let currentSession {
-        handles = currentSession.ownHandles
-        currentSession.ownHandles = UserHandles()
-      } else {
-        handles = UserHandles()
-      }
+      guard oldValue !== currentSession, let oldValue else { return }
+      retire(oldValue)
     }
   }
+  /// The lifecycle: what the API calls, the link and the service's lifecycle messages do.
+  @exclusivity(unchecked) var lifecycle = SDKLifecycle()
+  /// The open link, in every lifecycle state that has one, and `nil` in the others.
   @exclusivity(unchecked) var link: (any SessionLink)?
   /// A copy of `link` that the facade's `deinit` may take from any thread.
   let linkForRelease = Mutex<LinkBox?>(nil)
@@ -113,16 +114,8 @@ final class SDKEngine: LinkLookahead {
 
   @exclusivity(unchecked) var configuration: Configuration?
   let clock: ClockBox
-  @exclusivity(unchecked) var resumeToken: UInt64?
-  /// Resume attempts made since the link last failed; reset when a resume succeeds.
-  @exclusivity(unchecked) var reconnectAttemptsMade = 0
-  /// Whether the current link was opened to resume a membership.
-  @exclusivity(unchecked) var isResuming = false
-  @exclusivity(unchecked) var holdsLinkClosures = false
-  @exclusivity(unchecked) var heldLinkClosure: LinkCloseReason?
-  @exclusivity(unchecked) var nextCommandID: CommandID = 0
-  @exclusivity(unchecked) var passwordPrompt: UInt64 = 0
-  @exclusivity(unchecked) var isPasswordPromptOpen = false
+  /// The id of the last command sent; ids count up from 1 for the instance's life.
+  @exclusivity(unchecked) var lastCommandID: CommandID = 0
   @exclusivity(unchecked) var subscriptions = CanvasSubscriptions()
   @exclusivity(unchecked) var lastInAppShareStart: Int64?
   weak var annotationView: AnyObject?
@@ -145,11 +138,8 @@ final class SDKEngine: LinkLookahead {
     // The session the app may still hold keeps the handles its callbacks gave out, and they
     // answer as last known, as after the session ends.
     guard let currentSession else { return }
-    let participants = store.state.participants
-    for user in handles.all {
-      if let participant = participants[user.id] { user.lastKnown = participant }
-    }
-    currentSession.ownHandles = handles
+    recordLastKnown(of: handles.all)
+    retire(currentSession)
   }
 
   /// Whether ``initialize(_:)`` succeeded and ``cleanup()`` has not run since.
@@ -160,8 +150,12 @@ final class SDKEngine: LinkLookahead {
   /// ``VideoSDK/initialize(_:)``.
   @discardableResult
   func initialize(_ params: InitParams) -> VideoSDKError {
-    guard configuration == nil else { return .wrongUsage }
-    guard !params.domain.isEmpty else { return .invalidParameter }
+    switch lifecycle.initialize(parametersAreValid: !params.domain.isEmpty) {
+    case .refuse(let error):
+      return error
+    case .initialize:
+      break
+    }
     let transport = params.transport ?? DevelopmentService.network(forDomain: params.domain)
     configuration = Configuration(
       domain: params.domain, enableLog: params.enableLog, transport: transport,
@@ -175,9 +169,12 @@ final class SDKEngine: LinkLookahead {
   /// ``VideoSDK/cleanup()``.
   @discardableResult
   func cleanup() -> VideoSDKError {
-    guard configuration != nil else { return .uninitialize }
-    guard link == nil, !store.state.phase.acceptsSessionEvents, store.state.phase != .joining
-    else { return .wrongUsage }
+    switch lifecycle.cleanup(replica: store.state.phase) {
+    case .refuse(let error):
+      return error
+    case .cleanUp:
+      break
+    }
     submit(.local(.cleanedUp))
     configuration = nil
     currentSession = nil
@@ -193,24 +190,29 @@ final class SDKEngine: LinkLookahead {
   /// ``VideoSDK/joinSession(_:)``: checks the context, then opens a link and sends the join.
   @discardableResult
   func joinSession(_ context: SessionContext) -> Session? {
-    guard let configuration else { return nil }
-    if link != nil || !store.state.phase.canJoin {
-      log(.warning, "joinSession while \(store.state.phase)")
-      submit(.local(.errorOccurred(error: .sessionAlreadyInProgress, detail: 0)))
-      return nil
-    }
-    let userName = configuration.limits.userName(context.userName)
+    let limits = self.limits
+    let userName = limits.userName(context.userName)
     let password = context.sessionPassword.flatMap { $0.isEmpty ? nil : $0 }
-    if let error = Self.validate(context, password: password, limits: configuration.limits) {
+    let localError = Self.validate(context, password: password, limits: limits)
+    switch lifecycle.join(replica: store.state.phase, localError: localError) {
+    case .ignore:
+      return nil
+    case .refuse(let error):
+      log(.warning, "joinSession while \(lifecycle.state)")
+      submit(.local(.errorOccurred(error: error, detail: 0)))
+      return nil
+    case .failLocally(let error):
       log(.info, "join refused locally: \(error.sdkName)")
       submit(.local(.joinRequested(sessionName: context.sessionName, userName: userName)))
       submit(.local(.joinFailed(error: error)))
       return nil
+    case .start:
+      break
     }
+    guard let configuration else { preconditionFailure("joining with no configuration") }
     let session = Session(sdk: self, name: context.sessionName, password: password)
     currentSession = session
-    lastServiceSequence = 0
-    resumeToken = nil
+    serviceSequence = 0
     pendingCommands.removeAll()
     submit(.local(.joinRequested(sessionName: context.sessionName, userName: userName)))
     let request = JoinRequest(
@@ -230,19 +232,16 @@ final class SDKEngine: LinkLookahead {
   /// ``VideoSDK/leaveSession(_:)``.
   @discardableResult
   func leaveSession(_ end: Bool) -> VideoSDKError {
-    guard configuration != nil else { return .uninitialize }
-    switch store.state.phase {
-    case .inSession:
+    switch lifecycle.leave(replica: store.state.phase) {
+    case .refuse(let error):
+      return error
+    case .sendLeave:
       break
-    case .leaving:
-      return .sessionDisconnecting
-    default:
-      return .notInSession
     }
-    guard let link else { return .notInSession }
+    guard let link else { preconditionFailure("leaving with no link") }
     submit(.local(.leaveRequested))
-    nextCommandID &+= 1
-    link.send(.command(nextCommandID, .leave(end: end)))
+    lastCommandID &+= 1
+    link.send(.command(lastCommandID, .leave(end: end)))
     return .success
   }
 

@@ -75,7 +75,7 @@ public final class VideoSDK {
 
   /// The sequence number of the last service event applied in the current (or last) session;
   /// events numbered at or below it are dropped as duplicates.
-  public var lastServiceSequence: UInt64 { engine.lastServiceSequence }
+  public var lastServiceSequence: UInt64 { engine.serviceSequence }
 
   /// Receives every log line.
   public var logHandler: ((SDKLogRecord) -> Void)? {
@@ -178,9 +178,9 @@ public final class VideoSDK {
   public func replay(_ event: SessionEvent) -> Bool { engine.replay(event) }
 
   /// Whether an instance applies `event` on its fast path, with no callback context from the
-  /// state before it and no local bookkeeping (see `SDKEngine.needsNoBookkeeping(_:)`).
+  /// state before it and no local bookkeeping (see `SDKEngine.EventPlan`).
   @_spi(Testing) public static func appliesWithoutBookkeeping(_ event: SessionEvent) -> Bool {
-    SDKEngine.needsNoBookkeeping(event)
+    SDKEngine.EventPlan(event).isPlain
   }
 
   /// The link in use, if any.

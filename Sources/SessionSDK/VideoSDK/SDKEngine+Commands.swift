@@ -22,8 +22,8 @@ extension SDKEngine {
     let command = configuration.limits.normalized(command)
     let verdict = store.state.authorize(command, by: me)
     guard verdict == .success else { return verdict }
-    nextCommandID &+= 1
-    let id = nextCommandID
+    lastCommandID &+= 1
+    let id = lastCommandID
     if let pending { pendingCommands[id] = pending }
     willSend()
     link.send(.command(id, command))

@@ -100,7 +100,8 @@ extension SDKEngine {
 
   /// The handle for a user id: the session's cached one, or a detached one outside a session.
   private func user(_ id: UserID) -> User {
-    currentSession?.user(for: id) ?? User(id: id, session: nil)
+    guard let session = currentSession else { return User(id: id, session: nil) }
+    return handle(for: id, in: session)
   }
 
   private func users(_ ids: [UserID]) -> [User] {
@@ -111,8 +112,8 @@ extension SDKEngine {
       if let session = currentSession { return handles.list(for: ids[0], in: session) }
     }
     guard let session = currentSession else { return ids.map { User(id: $0, session: nil) } }
-    session.reserveUsers(ids.count)
-    return ids.map { session.user(for: $0) }
+    handles.reserve(ids.count)
+    return ids.map { handle(for: $0, in: session) }
   }
 
   private func shareAction(_ owner: UserID) -> ShareAction {
@@ -122,7 +123,7 @@ extension SDKEngine {
   }
 
   private func passwordCompletion() -> (String?, Bool) -> VideoSDKError {
-    let prompt = passwordPrompt
+    let prompt = lifecycle.promptsOpened
     let reference = reference
     return { password, leave in
       guard let self = reference.object else { return .uninitialize }

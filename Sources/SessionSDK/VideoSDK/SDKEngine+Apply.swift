@@ -3,26 +3,55 @@ import SessionCore
 extension SDKEngine {
   /// Applies one event to the replica and fires its callbacks. Called only from the pump.
   ///
-  /// Facts the callbacks need from before the event are captured first, cheaply (no copy of
-  /// the state is kept across the reduction, so the store mutates in place).
-  ///
   /// - Returns: Whether the event applied.
   @discardableResult
   func apply(_ event: SessionEvent) -> Bool {
-    let isPlain = Self.needsNoBookkeeping(event)
-    let context: CallbackMapping.Context
-    if isPlain {
-      context = CallbackMapping.Context()
-    } else {
-      let helperOwners: Set<UserID> =
-        annotationHelpers.isEmpty ? [] : Set(annotationHelpers.keys)
-      context = CallbackMapping.Context.capture(
-        before: event, from: store, annotationHelperOwners: helperOwners)
-      prepare(for: event)
+    apply(event, as: EventPlan(event))
+  }
+
+  /// Applies one event by its plan (see ``EventPlan``): facts the callbacks need from before
+  /// the event are captured first, cheaply (no copy of the state is kept across the
+  /// reduction, so the store mutates in place), then each step runs in its place.
+  ///
+  /// - Returns: Whether the event applied.
+  ///
+  /// The plan is consumed, so that the steady state's has nothing left to drop.
+  @discardableResult
+  func apply(_ event: SessionEvent, as plan: consuming EventPlan) -> Bool {
+    switch consume plan {
+    case .plain:
+      guard reduce(event) else { return false }
+      fireCallbacks(for: event, context: CallbackMapping.Context())
+      return true
+    case .bookkept(let bookkeeping):
+      return apply(event, with: bookkeeping)
     }
+  }
+
+  private func apply(_ event: SessionEvent, with bookkeeping: EventPlan.Bookkeeping) -> Bool {
+    let helperOwners: Set<UserID> = annotationHelpers.isEmpty ? [] : Set(annotationHelpers.keys)
+    let context =
+      bookkeeping.readsStateBefore
+      ? CallbackMapping.Context.capture(
+        before: event, in: store.state, annotationHelperOwners: helperOwners)
+      : CallbackMapping.Context(annotationHelperOwners: helperOwners)
+    let session = currentSession
+    prepare(bookkeeping.before)
+    guard reduce(event) else { return false }
+    follow(bookkeeping.afterReduce)
+    fireCallbacks(for: event, context: context)
+    finish(bookkeeping.afterCallbacks, session: session)
+    return true
+  }
+
+  /// Sends `event` to the store.
+  ///
+  /// - Returns: Whether it applied.
+  @inline(__always)
+  private func reduce(_ event: SessionEvent) -> Bool {
     switch store.send(event) {
     case .applied:
-      break
+      return true
     case .rejected(let rejection):
       diagnostics.rejectedEvents += 1
       log(.warning, "\(rejection)")
@@ -33,118 +62,109 @@ extension SDKEngine {
       log(.warning, "\(event.name) queued by the store; its callbacks are lost")
       return false
     }
-    if !isPlain { didApply(event) }
-    // The mapping reads only the event and the context captured before it, and calls into
-    // the SDK from a callback are queued by the pump, so each callback can go out as the
-    // mapping produces it.
-    CallbackMapping.forEachCallback(for: event, context: context, oneUser: &oneUserIDs) {
-      deliver($0, view: nil)
-    }
-    if !isPlain { finish(event) }
-    return true
   }
 
-  /// Whether `event` needs nothing beside the replica and the mapping: no state from before it
-  /// in the callback context (``CallbackMapping/Context/needsStateBefore(_:)``), no annotation
-  /// helper owners, and nothing for `prepare`, `didApply` or `finish` to do. These are the
-  /// events of a session's steady state, skipped past that bookkeeping on every delivery.
-  /// Keep in step with those four.
-  static func needsNoBookkeeping(_ event: SessionEvent) -> Bool {
-    switch event {
-    case .videoStatusChanged, .audioStatusChanged, .activeSpeakersChanged, .hostAskedUnmute,
-      .shareSettingChanged, .hostChanged, .managerChanged, .nameChanged, .usersJoined,
-      .chatMessageReceived, .chatMessageDeleted, .chatPrivilegeChanged, .networkStatusChanged:
-      true
-    default:
-      false
+  /// Fires the callbacks of an applied event.
+  ///
+  /// The mapping reads only the event and the context captured before it, and calls into the
+  /// SDK from a callback are queued by the pump, so each callback can go out as the mapping
+  /// produces it.
+  @inline(__always)
+  private func fireCallbacks(for event: SessionEvent, context: CallbackMapping.Context) {
+    CallbackMapping.forEachCallback(for: event, context: context, oneUser: &oneUserIDs) {
+      deliver($0, view: nil)
     }
   }
 
   /// Remembers what handles must still answer after the event removes it from the replica.
-  private func prepare(for event: SessionEvent) {
-    switch event {
-    case .usersLeft, .shareStatusChanged(_, .stopped, _), .sessionJoined, .sessionLeft: break
-    default: return
-    }
+  private func prepare(_ step: EventPlan.Before) {
     guard let session = currentSession else { return }
-    switch event {
-    case .usersLeft(let ids):
+    switch step {
+    case .nothing:
+      break
+    case .leavers(let ids):
       for id in ids {
         guard let participant = store.state.participants[id] else { continue }
-        if let user = session.existingUser(id) {
+        if let user = handles[id] {
           user.lastKnown = participant
         } else if delegate != nil {
-          session.user(for: id).lastKnown = participant
+          handle(for: id, in: session).lastKnown = participant
         }
         if let action = session.shareActions[id] {
           action.lastShare = store.state.shares[id] ?? action.lastShare
         }
       }
-    case .shareStatusChanged(let owner, .stopped, _):
+    case .stoppedShare(let owner):
       if let action = session.shareActions[owner], let share = store.state.shares[owner] {
         action.lastShare = share
       }
-    case .sessionJoined(let snapshot) where store.state.phase == .inSession:
-      // A resync: users gone while the link was down keep answering in their callbacks.
+    case .resync(let snapshot):
+      // Users gone while the link was down keep answering in their callbacks.
+      guard store.state.phase == .inSession else { return }
       let present = Set(snapshot.participants.map(\.id))
       for (id, participant) in store.state.participants where !present.contains(id) {
-        session.user(for: id).lastKnown = participant
+        handle(for: id, in: session).lastKnown = participant
       }
-    case .sessionLeft:
-      let participants = store.state.participants
-      for user in session.allUsers {
-        if let participant = participants[user.id] { user.lastKnown = participant }
-      }
-    default:
-      break
+    case .everyone:
+      recordLastKnown(of: handles.all)
     }
   }
 
   /// Local-only state beside the replica that follows the event: annotation helpers and
   /// commands awaiting a possible refusal.
-  private func didApply(_ event: SessionEvent) {
+  private func follow(_ step: EventPlan.AfterReduce) {
     guard !annotationHelpers.isEmpty || !pendingCommands.isEmpty else { return }
     let me = store.state.myselfID
-    switch event {
-    case .shareStatusChanged(let user, .started, _) where user == me:
+    switch step {
+    case .nothing:
+      break
+    case .shareStarted(let user):
+      guard user == me else { return }
       pendingCommands = pendingCommands.filter {
         if case .startShare = $0.value { return false }
         return true
       }
-    case .annotationStarted(let user, let owner) where user == me:
+    case .annotationStarted(let user, let owner):
+      guard user == me else { return }
       pendingCommands = pendingCommands.filter {
         if case .startAnnotation(owner) = $0.value { return false }
         return true
       }
-    case .annotationStopped(let user, let owner) where user == me:
+    case .annotationStopped(let user, let owner):
+      guard user == me else { return }
       annotationHelpers[owner]?.isStarted = false
-    case .annotationPrivilegeChanged(let owner, true) where owner != me:
+    case .viewerAnnotationDisabled(let owner):
+      guard owner != me else { return }
       annotationHelpers[owner]?.isStarted = false
     case .annotationCleared(let user, let owner, let type):
       if let me { annotationHelpers[owner]?.applyClear(type, by: user, me: me) }
-    default:
-      break
     }
   }
 
   /// Forgets what the event ended, after its callbacks ran.
-  private func finish(_ event: SessionEvent) {
-    switch event {
-    case .usersLeft(let ids):
+  ///
+  /// - Parameter session: The session that was current when the event began to apply.
+  private func finish(_ step: EventPlan.AfterCallbacks, session: Session?) {
+    switch step {
+    case .nothing:
+      break
+    case .forget(let ids):
       for id in ids {
-        currentSession?.forget(id)
+        forgetHandle(of: id)
         subscriptions.removeAll(of: id)
       }
-    case .sessionLeft, .joinFailed:
-      closeLink()
-      currentSession = nil
-      pendingCommands.removeAll()
+    case .endSession(let ending):
+      // A join the app started from one of the callbacks (a retry from `onError`, a rejoin
+      // from `onSessionLeave`) owns the link and the current session from now on.
+      if currentSession === session {
+        if lifecycle.replicaEnded(ending) { closeLink() }
+        currentSession = nil
+        pendingCommands.removeAll()
+      }
       subscriptions.removeAll()
       for helper in annotationHelpers.values { helper.markCleanedUp() }
       annotationHelpers.removeAll()
       annotationView = nil
-    default:
-      break
     }
   }
 
