@@ -35,7 +35,7 @@ let package = Package(
       pkgConfig: "libuv",
       providers: [.apt(["libuv1-dev"])]
     ),
-    // Header only: a prefetch hint for the fan-out path (Decision 0009).
+    // Header only: the SDK's prefetch hint for the fan-out path (Decision 0009).
     .systemLibrary(name: "CPrefetch"),
     .systemLibrary(
       name: "CCrypto",
@@ -46,7 +46,6 @@ let package = Package(
     // MARK: Core values and reducer
     .target(
       name: "SessionCore",
-      dependencies: ["CPrefetch"],
       swiftSettings: swiftSettings
     ),
 
@@ -82,6 +81,7 @@ let package = Package(
     .target(
       name: "SessionSDK",
       dependencies: [
+        "CPrefetch",
         "SessionCore",
         "SessionTransport",
         // Only for the development service an instance reaches without a transport

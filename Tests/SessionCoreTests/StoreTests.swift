@@ -137,10 +137,14 @@ struct StoreTests {
     let before = store.state
     let counter = CallCounter()
     counter.track { _ = store.state }
+    var addresses = 0
     for id in [UserID(0), 1, 2, 3, 6, 7, 99, 4_000_000_000] {
-      store.prefetchParticipant(id)
-      store.prefetchJoiner(id)
+      if store.participantAddress(id) != nil { addresses += 1 }
+      store.forEachJoinerAddress(id) { _ in addresses += 1 }
     }
+    #expect(store.participantAddress(3) != nil, "a present participant has an address")
+    #expect(store.participantAddress(4_000_000_000) == nil, "an id far outside has none")
+    #expect(addresses > 0)
     #expect(store.state == before)
     #expect(store.lastSequence == 0)
     #expect(counter.count == 0)

@@ -67,7 +67,7 @@ struct UserMapTests {
   }
 
   /// `withValue(forKey:_:)` reads a value where it lies, near or far; a missing id gives nil
-  /// and `body` is not called. `prefetchValue(forKey:)` changes nothing, for any id.
+  /// and `body` is not called. Asking for a prefetch address changes nothing, for any id.
   @Test func readsInPlaceAndPrefetchesWithoutChangingAnything() {
     var map: UserMap<[String]> = [1: ["one"], 2: ["two"], 4_000_000_000: ["far"]]
     map[3] = ["three"]
@@ -83,12 +83,16 @@ struct UserMapTests {
     map[2] = ["two"]
     map.reserveCapacity(64)
     for id in [0, 1, 2, 3, 4, 5, 60, 1_000_000, 4_000_000_000, UInt32.max] {
-      map.prefetchValue(forKey: UserID(id))
-      map.prefetchSlot(forKey: UserID(id))  // past the last value too, within the room or not
+      _ = map.valueAddress(forKey: UserID(id))
+      _ = map.slotAddress(forKey: UserID(id))  // past the last value too, within the room or not
     }
     #expect(map == before)
+    #expect(map.valueAddress(forKey: 2) != nil)
+    #expect(map.valueAddress(forKey: 4_000_000_000) == nil, "a far value has no slot")
+    #expect(map.slotAddress(forKey: 60) != nil, "room reserved past the last value")
+    #expect(map.slotAddress(forKey: 1_000_000) == nil, "beyond the room")
     let empty = UserMap<[String]>()
-    empty.prefetchSlot(forKey: 1)
+    #expect(empty.slotAddress(forKey: 1) == nil)
     #expect(empty.isEmpty)
   }
 

@@ -28,16 +28,15 @@ struct RoleOrder: Sendable {
     slotIndex.reserveCapacity(count)
   }
 
-  /// Starts bringing into the cache what inserting `id` last will write (Decision 0009's hint,
-  /// for a join): the slot after the last, and `id`'s index slot.
-  func prefetchInsertion(of id: UserID) {
-    if slots.count < slots.capacity {
-      let address = slots.withUnsafeBufferPointer {
+  /// The addresses inserting `id` last will write (Decision 0009's hint, for a join): the slot
+  /// after the last (`nil` when the array is full), and `id`'s index slot.
+  func insertionAddresses(of id: UserID) -> (UnsafeRawPointer?, UnsafeRawPointer?) {
+    let next: UnsafeRawPointer? =
+      slots.count < slots.capacity
+      ? slots.withUnsafeBufferPointer {
         UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + $0.count)
-      }
-      prefetchMemory(at: address)
-    }
-    slotIndex.prefetchSlot(forKey: id)
+      } : nil
+    return (next, slotIndex.slotAddress(forKey: id))
   }
 
   /// Adds a user in join order.

@@ -57,19 +57,21 @@ public final class SessionStore: Observable {
     return storage
   }
 
-  /// Starts bringing `id`'s participant into the cache and returns at once: a hint for a
-  /// caller about to send an event that changes it (Decision 0009). Reads no state a view
-  /// could observe; changes nothing.
-  package func prefetchParticipant(_ id: UserID) {
-    storage.participants.prefetchValue(forKey: id)
+  /// Where `id`'s participant lies, for a caller about to send an event that changes it and
+  /// that prefetches it (Decision 0009). Reads no state a view could observe; changes nothing.
+  /// The address is valid until the next event.
+  package func participantAddress(_ id: UserID) -> UnsafeRawPointer? {
+    storage.participants.valueAddress(forKey: id)
   }
 
-  /// Starts bringing into the cache the memory that adding participant `id` will write: a
-  /// hint for a caller about to send the `usersJoined` event of one joiner (Decision 0009).
-  /// Reads no state a view could observe; changes nothing.
-  package func prefetchJoiner(_ id: UserID) {
-    storage.participants.prefetchSlot(forKey: id)
-    storage.order.prefetchInsertion(of: id)
+  /// The memory that adding participant `id` will write, for a caller about to send the
+  /// `usersJoined` event of one joiner (Decision 0009): `body` gets each address. Reads no
+  /// state a view could observe; changes nothing.
+  package func forEachJoinerAddress(_ id: UserID, _ body: (UnsafeRawPointer) -> Void) {
+    if let address = storage.participants.slotAddress(forKey: id) { body(address) }
+    let (next, index) = storage.order.insertionAddresses(of: id)
+    if let next { body(next) }
+    if let index { body(index) }
   }
 
   /// The last rejection, if the last event processed was rejected.

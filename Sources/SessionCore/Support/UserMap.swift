@@ -336,31 +336,29 @@ extension UserMap: Collection {
     return body(&far.values[farIndex])
   }
 
-  /// Starts bringing `id`'s slot into the cache and returns at once: a hint for a caller that
-  /// will read or change that value soon, so that the wait for memory overlaps other work.
-  /// Reads nothing from the slot; does nothing for an id outside the array.
-  @inlinable package func prefetchValue(forKey id: UserID) {
+  /// The address of `id`'s slot, for a caller that will read or change that value soon and
+  /// wants to prefetch it (Decision 0009); `nil` for an id outside the array. Reads nothing
+  /// from the slot. Valid only until the map next changes.
+  @inlinable package func valueAddress(forKey id: UserID) -> UnsafeRawPointer? {
     let offset = offset(of: id)
-    guard offset < slotEnd else { return }
-    // The address first, then the hint: holding the array across the call would retain it.
-    let address = slots.withUnsafeBufferPointer {
+    guard offset < slotEnd else { return nil }
+    // Only the address: holding the array across a later call would retain it.
+    return slots.withUnsafeBufferPointer {
       UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + offset)
     }
-    prefetchMemory(at: address)
   }
 
-  /// Starts bringing the slot `id` has, or would have if inserted next, into the cache: the
-  /// hint of ``prefetchValue(forKey:)`` for a value about to be inserted after the last one,
-  /// into room the array already has. Reads nothing; does nothing beyond that room.
-  @inlinable package func prefetchSlot(forKey id: UserID) {
+  /// The address of the slot `id` has, or would have if inserted next: what
+  /// ``valueAddress(forKey:)`` gives for a value about to be inserted after the last one, into
+  /// room the array already has; `nil` beyond that room. Reads nothing.
+  @inlinable package func slotAddress(forKey id: UserID) -> UnsafeRawPointer? {
     let offset = offset(of: id)
-    guard offset < slots.capacity else { return }
+    guard offset < slots.capacity else { return nil }
     // Within the array's allocation, though perhaps past its last element: only the address
-    // is formed, and a prefetch never faults.
-    let address = slots.withUnsafeBufferPointer {
+    // is formed, and a prefetch of it never faults.
+    return slots.withUnsafeBufferPointer {
       UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + offset)
     }
-    prefetchMemory(at: address)
   }
 
   /// Calls `body` with the value for `id` where it is stored, without copying it, and returns

@@ -45,7 +45,9 @@ struct UserHandles {
 
   /// Starts bringing into the cache the slot a handle for `id` will be stored in.
   @inline(__always)
-  func prefetchSlot(_ id: UserID) { lists.prefetchSlot(forKey: id) }
+  func prefetchSlot(_ id: UserID) {
+    if let address = lists.slotAddress(forKey: id) { prefetchMemory(at: address) }
+  }
 
   /// Makes room for `additional` more handles at once (everyone, on a join).
   mutating func reserve(_ additional: Int) { lists.reserveCapacity(additional) }

@@ -60,11 +60,11 @@ extension SDKEngine {
   func linkWillDeliver(_ message: ServerMessage) {
     guard case .events(let batch) = message, !batch.events.isEmpty else { return }
     if let user = batch.events[0].statusSubject {
-      store.prefetchParticipant(user)
+      if let address = store.participantAddress(user) { prefetchMemory(at: address) }
       handles.prefetch(user)
     } else if case .usersJoined(let joiners) = batch.events[0], joiners.count == 1 {
       // A join storm: every member appends the joiner to its tables and makes a handle.
-      store.prefetchJoiner(joiners[0].id)
+      store.forEachJoinerAddress(joiners[0].id) { prefetchMemory(at: $0) }
       handles.prefetchSlot(joiners[0].id)
     }
   }
