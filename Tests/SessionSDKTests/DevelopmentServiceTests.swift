@@ -67,3 +67,21 @@ import Testing
     #expect(sdk.store.state.phase == .failed(.joinSessionInvalidSessionToken))
   }
 }
+
+/// The SDK logs in the engine's one record shape.
+@Suite struct SDKLoggingTests {
+  @MainActor
+  @Test func theSDKLogsRecordsLabelledSDKAndKeepsRecentOnesWhenAsked() {
+    let sdk = VideoSDK()
+    let log = InMemoryLogHandler()
+    sdk.logHandler = log.handler
+    let initParams = InitParams(domain: "dev-logging.example", enableLog: true, clock: { 42 })
+    #expect(sdk.initialize(initParams) == .success)
+    #expect(sdk.joinSession(SessionContext(token: "", sessionName: "Lab", userName: "Ada")) == nil)
+    let records = log.records
+    #expect(records.contains { $0.message.contains("initialized") && $0.level == .info })
+    #expect(records.allSatisfy { $0.label == "sdk" && $0.timestamp == 42 })
+    #expect(records.contains { $0.message.contains("join refused locally") })
+    #expect(sdk.recentLogs == records)
+  }
+}

@@ -298,10 +298,11 @@ extension SDKEngine {
 
   // MARK: Logging
 
-  func log(_ level: SDKLogRecord.Level, _ message: @autoclosure () -> String) {
+  func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
     let keep = configuration?.enableLog ?? false
     guard keep || logHandler != nil else { return }
-    let record = SDKLogRecord(level: level, message: message(), timestamp: clock.now())
+    let record = LogRecord(
+      level: level, message: message(), label: "sdk", timestamp: clock.now())
     logHandler?(record)
     if keep {
       if recentLogs.count >= 256 { recentLogs.removeFirst(recentLogs.count - 255) }

@@ -83,10 +83,10 @@ final class SDKEngine: LinkLookahead {
   let linkForRelease = Mutex<LinkBox?>(nil)
 
   /// Receives every log line.
-  @exclusivity(unchecked) var logHandler: ((SDKLogRecord) -> Void)?
+  @exclusivity(unchecked) var logHandler: LogHandler?
 
   /// The most recent log lines (up to 256), kept when ``InitParams/enableLog`` is on.
-  @exclusivity(unchecked) var recentLogs: [SDKLogRecord] = []
+  @exclusivity(unchecked) var recentLogs: [LogRecord] = []
 
   /// Counts of duplicate, missing and rejected service input.
   @exclusivity(unchecked) var diagnostics = LinkDiagnostics()

@@ -77,14 +77,15 @@ public final class VideoSDK {
   /// events numbered at or below it are dropped as duplicates.
   public var lastServiceSequence: UInt64 { engine.serviceSequence }
 
-  /// Receives every log line.
-  public var logHandler: ((SDKLogRecord) -> Void)? {
+  /// Receives every log record (label `"sdk"`, stamped with the instance's clock), in the
+  /// engine's one record shape; ``SessionCore/InMemoryLogHandler`` keeps them for tests.
+  public var logHandler: LogHandler? {
     get { engine.logHandler }
     set { engine.logHandler = newValue }
   }
 
   /// The most recent log lines (up to 256), kept when ``InitParams/enableLog`` is on.
-  public var recentLogs: [SDKLogRecord] { engine.recentLogs }
+  public var recentLogs: [LogRecord] { engine.recentLogs }
 
   /// Counts of duplicate, missing and rejected service input.
   public var diagnostics: LinkDiagnostics { engine.diagnostics }
