@@ -51,6 +51,46 @@ struct TCPConnectionTests {
     fixture.shutdown()
   }
 
+  /// A read late in a long loop turn is stamped with its own time, not the turn's start: the
+  /// link above tells a silent server from a busy loop with it (Decision 0011).
+  @Test func aReadInsideALongTurnRecordsItsOwnTime() throws {
+    let fixture = try TCPFixture()
+    let raw = try RawClient(port: fixture.port)
+    var sendBuffer: Int32 = 1 << 20
+    _ = setsockopt(
+      raw.descriptor, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
+    #expect(fixture.accepted.wait(forCount: 1))
+    let connection = fixture.accepted.values[0]
+    let stamps = Recorder<UInt64>()
+    try fixture.server.sync {
+      let tcp = connection.value
+      // Nothing is read until all the bytes wait in the kernel, so that the first read fills
+      // the 64 KiB read buffer and libuv reads again in the same turn.
+      tcp.pauseReading()
+      var size: Int32 = 1 << 20
+      _ = uv_recv_buffer_size(uvHandle(tcp.handle), &size)
+      var first = true
+      tcp.onFrame = { _ in
+        stamps.append(tcp.lastReadTime)
+        if first {
+          first = false
+          usleep(1_000_000)  // one slow frame: the turn runs long
+        }
+      }
+    }
+    let frames = (0..<2_000).map { payload($0, count: 100) }  // 208 KB: four reads
+    try raw.write(encodeFrames(frames))
+    try fixture.server.sync { connection.value.resumeReading() }
+    #expect(stamps.wait(forCount: frames.count))
+    let values = stamps.values
+    // The first read's frames carry its time; the reads after the slow frame, in the same
+    // turn, carry theirs.
+    let spread = (values.max() ?? 0) - (values.min() ?? 0)
+    #expect(spread >= 900, "the reads of one turn were stamped \(spread) ms apart")
+    raw.close()
+    fixture.shutdown()
+  }
+
   @Test func sixtyFourFramesSentInOneTurnAreOneWrite() throws {
     let fixture = try TCPFixture()
     let peer = try fixture.connect()

@@ -20,6 +20,14 @@ final class LinkContext {
   /// The open links, for the heartbeat sweep.
   private(set) var links: [LoopbackClientLink] = []
   private var sweeper: UVTimer?
+  /// Frames the links may deliver before the context looks at the clock again. Unchecked
+  /// exclusivity: one thread, and one read-modify-write per frame that calls nothing.
+  @exclusivity(unchecked) private var framesBeforeClockCheck = LinkContext.framesPerClockCheck
+  /// Loop time of the last sweep, the timer's or one from inside a turn.
+  private var lastSweep: UInt64 = 0
+  /// How many frames are delivered between two looks at the clock inside a turn: a look costs
+  /// a `clock_gettime`, a fan-out frame about 100 ns, so one per 32 frames is noise.
+  static let framesPerClockCheck = 32
 
   init(loop: EventLoop, configuration: LoopbackLinkConfiguration, log: @escaping LoopbackLogHandler)
   {
@@ -60,9 +68,36 @@ final class LinkContext {
 
   private func sweep() {
     let now = loop.now
+    lastSweep = now
     // A check may close a link, which unregisters it later (in its close callback), never
     // during the sweep; iterating a copy keeps it simple anyway.
     for link in links { link.checkHeartbeat(now: now) }
+  }
+
+  /// Counts a frame a link is about to deliver; now and then, looks at the clock.
+  ///
+  /// The sweep timer fires only between loop turns, and a turn may last long: a backlog of
+  /// frames, each slow to handle (a thousand SDK instances in a debug build), can keep one
+  /// turn busy for longer than the server's heartbeat timeout. So every
+  /// ``framesPerClockCheck`` frames the context reads the clock, and when a sweep period has
+  /// passed since the last sweep it sends, from inside the turn, the heartbeats that are due
+  /// (Decision 0011). A single handler call that blocks longer than the timeout still starves
+  /// them: the loop's thread is the only one that writes.
+  @inline(__always)
+  func frameArrived() {
+    framesBeforeClockCheck &-= 1
+    if framesBeforeClockCheck <= 0 { checkClockWithinTurn() }
+  }
+
+  @inline(never)
+  private func checkClockWithinTurn() {
+    framesBeforeClockCheck = Self.framesPerClockCheck
+    let now = loop.currentTime
+    guard millisecondsElapsed(from: lastSweep, to: now) >= configuration.sweepPeriod else {
+      return
+    }
+    lastSweep = now
+    for link in links { link.sendHeartbeatWithinTurn(now: now) }
   }
 }
 

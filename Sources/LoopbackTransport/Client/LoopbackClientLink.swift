@@ -135,6 +135,7 @@ public final class LoopbackClientLink: SessionLink {
   private func frameArrived(
     _ payload: UnsafeRawBufferPointer, handler: (LinkEvent) -> Void
   ) {
+    context.frameArrived()
     let action: ClientLinkStateMachine.FrameAction
     do throws(WireError) {
       // The hot path: a message on a ready link goes straight to the owner (the machine would
@@ -187,16 +188,35 @@ public final class LoopbackClientLink: SessionLink {
     guard let connection else { return }
     let configuration = context.configuration
     if machine.isClosedByOwner {
-      if now &- closedAt >= configuration.heartbeatTimeout { connection.close() }
+      if millisecondsElapsed(from: closedAt, to: now) >= configuration.heartbeatTimeout {
+        connection.close()
+      }
       return
     }
-    if now &- connection.lastReadTime >= configuration.heartbeatTimeout {
+    // The server's silence lasts until the loop's last look at the socket, not until now:
+    // after a long turn, frames waiting to be read are not silence (Decision 0011).
+    let silence = millisecondsElapsed(from: connection.lastReadTime, to: loop.lastPollTime)
+    if silence >= configuration.heartbeatTimeout {
       if machine.heartbeatTimedOut() { connection.close(reason: .idleTimeout) }
       return
     }
-    if machine.isReady, now &- lastSent >= configuration.heartbeatInterval {
+    if machine.isReady,
+      millisecondsElapsed(from: lastSent, to: now) >= configuration.heartbeatInterval
+    {
       write(.message(.heartbeat))
     }
+  }
+
+  /// A sweep from inside a long loop turn, at `now` (the current time, not the turn's): sends
+  /// a heartbeat if one is due, and hands it to libuv at once, since the turn's writes
+  /// otherwise leave only when it ends. Timeouts are judged only by the timer's sweep.
+  func sendHeartbeatWithinTurn(now: UInt64) {
+    guard let connection, machine.isReady,
+      millisecondsElapsed(from: lastSent, to: now) >= context.configuration.heartbeatInterval
+    else { return }
+    write(.message(.heartbeat))
+    lastSent = now
+    connection.flushNow()
   }
 
   private func write(_ frame: WireClientFrame) {
@@ -204,7 +224,8 @@ public final class LoopbackClientLink: SessionLink {
     context.scratch.removeAll(keepingCapacity: true)
     WireEncoder.appendPayload(frame, to: &context.scratch)
     context.scratch.withUnsafeBytes { bytes in _ = connection.send(frame: bytes) }
-    lastSent = loop.now
+    // A heartbeat sent from inside a turn may have set a later time than the turn's own.
+    lastSent = max(lastSent, loop.now)
   }
 
   /// Reports a close that happened before there was a connection, in a later loop turn.

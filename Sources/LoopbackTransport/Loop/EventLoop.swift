@@ -161,12 +161,30 @@ public final class EventLoop: @unchecked Sendable {
   /// The loop's cached time in milliseconds (`uv_now`), updated at the start of every loop turn.
   ///
   /// The epoch is arbitrary; use it for differences, such as comparing
-  /// ``TCPConnection/lastReadTime`` with a heartbeat timeout.
+  /// ``TCPConnection/lastReadTime`` with a heartbeat timeout (that time is read fresh, so it
+  /// can be a millisecond or so ahead of a later turn's `now`: subtract without wrapping).
   ///
   /// > Important: Loop thread only.
   public var now: UInt64 {
     assertInEventLoop()
     return uv_now(uvLoop)
+  }
+
+  /// The loop time (``now``) at which the loop last polled for I/O: what its sockets had to say
+  /// was seen then. Inside a long turn this stays at the turn's start; a timeout counted to it
+  /// rather than to ``now`` never blames a peer for frames the loop hasn't had the chance to
+  /// read.
+  ///
+  /// > Important: Loop thread only.
+  var lastPollTime: UInt64 { local.lastPollTime }
+
+  /// The time on the clock ``now`` follows, read at this moment rather than cached for the
+  /// turn (one `clock_gettime`): for code that must notice that a turn has run long. Never
+  /// behind ``now``.
+  ///
+  /// > Important: Loop thread only.
+  var currentTime: UInt64 {
+    max(uv_now(uvLoop), uv_hrtime() / 1_000_000)
   }
 
   /// Runs `work` on the loop thread during a coming loop turn.
@@ -445,5 +463,6 @@ private func eventLoopPrepareCallback(_ handle: UnsafeMutablePointer<uv_prepare_
 
 private func eventLoopCheckCallback(_ handle: UnsafeMutablePointer<uv_check_t>?) {
   guard let loop = handleOwner(handle.map { uvHandle($0) }, as: EventLoop.self) else { return }
+  loop.local.lastPollTime = uv_now(loop.uvLoop)
   loop.flushPendingWrites()
 }

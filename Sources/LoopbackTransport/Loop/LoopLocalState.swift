@@ -11,6 +11,10 @@ final class LoopLocalState {
   var spareFlush: [TCPConnection] = []
   /// Set when shutdown began; constructors of loop-confined objects refuse to create handles.
   var isShuttingDown = false
+  /// The loop time (`uv_now`) of the loop's latest poll for I/O, recorded by its check handle
+  /// right after that poll's callbacks: libuv updates its time when the poll returns and not
+  /// again until the next turn, so this is when the loop last looked at its sockets.
+  var lastPollTime: UInt64 = 0
   /// The inbox array not in use, kept to reuse its capacity.
   var spareBatch: [@Sendable () -> Void] = []
   /// The buffer every connection on this loop reads into. libuv calls a stream's alloc callback,

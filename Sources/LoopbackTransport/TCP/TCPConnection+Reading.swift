@@ -37,7 +37,10 @@ extension TCPConnection {
 
   /// Read callback with bytes: decode and deliver frames.
   fileprivate func didRead(_ bytes: UnsafeRawBufferPointer) {
-    lastReadTime = uv_now(loop.uvLoop)
+    // The time now, not the turn's cached one: a read late in a long turn (libuv reads a
+    // stream again while its reads fill the buffer) heard the peer then, not at the turn's
+    // start. One `clock_gettime` per read, which carries dozens of frames in a fan-out.
+    lastReadTime = loop.currentTime
     // Loaded once per read, not once per frame: a read carries dozens of frames in a fan-out,
     // and each load retains the closure. The frames of one read go to the closure set when it
     // arrived.

@@ -77,6 +77,12 @@ extension TCPConnection {
     loop.local.pendingFlush.append(self)
   }
 
+  /// Hands the frames queued so far to libuv now rather than at the end of the turn, in
+  /// order: for a heartbeat that must leave from inside a long turn.
+  func flushNow() {
+    flush()
+  }
+
   /// Loop's prepare/check handle: hands this turn's frames to libuv in one `uv_write`.
   func flush() {
     isFlushScheduled = false

@@ -57,8 +57,11 @@ public final class TCPConnection {
   /// for a server's account of the bytes all its connections hold.
   var onBufferedBytesChange: (() -> Void)?
 
-  /// The loop time (``EventLoop/now``, milliseconds) of the last read that returned bytes, or of
-  /// the connection's creation; for the idle and heartbeat timers of the layer above.
+  /// The time (milliseconds, on the clock ``EventLoop/now`` follows) of the last read that
+  /// returned bytes, or of the connection's creation; for the idle and heartbeat timers of the
+  /// layer above. Read fresh at each read, so a read late in a long loop turn is stamped with
+  /// its own time rather than the turn's start, and may be a little ahead of a later turn's
+  /// ``EventLoop/now``: subtract without wrapping.
   @exclusivity(unchecked) public internal(set) var lastReadTime: UInt64
 
   /// The libuv handle; valid until `state` is `.closed`.

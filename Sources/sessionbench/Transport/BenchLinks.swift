@@ -118,8 +118,8 @@ extension TransportWorld {
       return LoopBound(links, loop: client)
     }
     keeper.keep(links)
-    guard joined.wait(timeout: .now() + .seconds(120)) == .success else {
-      throw BenchmarkError("the links did not all join in 120 s")
+    guard joined.wait(timeout: .now() + .seconds(120 * patience)) == .success else {
+      throw BenchmarkError("the links did not all join in \(120 * patience) s")
     }
     // Joins finish with events still in flight to the earliest links; let them land.
     let before = try server.statistics()
@@ -128,8 +128,8 @@ extension TransportWorld {
     try client.runBlocking {
       links.value.fanOut(commands: commands, burst: burst, window: window, done: done)
     }
-    guard done.wait(timeout: .now() + .seconds(300)) == .success else {
-      throw BenchmarkError("the link fan-out did not complete in 300 s")
+    guard done.wait(timeout: .now() + .seconds(300 * patience)) == .success else {
+      throw BenchmarkError("the link fan-out did not complete in \(300 * patience) s")
     }
     let (start, end) = try client.runBlocking { (links.value.start, links.value.end) }
     let after = try server.statistics()

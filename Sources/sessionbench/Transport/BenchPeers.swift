@@ -27,10 +27,13 @@ final class BenchPeers {
   /// The latency probe, while one runs.
   var latency: LatencyProbe?
 
-  init(loop: EventLoop, port: UInt16, count: Int, stormDone: DispatchSemaphore) {
+  init(
+    loop: EventLoop, port: UInt16, count: Int, stormDone: DispatchSemaphore,
+    log: @escaping LoopbackLogHandler = { _ in }
+  ) {
     self.loop = loop
     self.stormDone = stormDone
-    factory = LoopbackLinkFactory(loop: loop, port: port)
+    factory = LoopbackLinkFactory(loop: loop, port: port, log: log)
     sdks = (0..<count).map { _ in VideoSDK() }
     for (index, sdk) in sdks.enumerated() {
       sdk.initialize(InitParams(domain: "zoom.us", transport: factory, clock: factory.clock.now))

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTransport
 
 /// `sessionbench transport`: the session service and SDK instances over loopback TCP (libuv),
 /// beside a raw-libuv fan-out baseline measured in the same run.
@@ -39,8 +40,13 @@ func runTransportBenchmark(_ arguments: [String]) throws {
     case "--rss-child":
       guard let mode = iterator.next() else { throw BenchmarkError("--rss-child needs a mode") }
       settings.childMode = mode
+    case "--help", "-h":
+      print(transportUsage)
+      return
     case "--coalesce":
       settings.coalesce = true
+    case "--log":
+      settings.logs = true
     case "--only":
       guard let part = iterator.next() else { throw BenchmarkError("--only needs a part") }
       settings.only = part
@@ -64,6 +70,29 @@ func runTransportBenchmark(_ arguments: [String]) throws {
   }
 }
 
+/// `sessionbench transport --help`.
+let transportUsage = """
+  usage: sessionbench transport [options]
+
+    --json                 one JSON object instead of the table
+    --repetitions N        timed runs (default 5), after one warm-up run; medians reported
+    --peers N              SDK instances on the client loop (default 1000)
+    --commands N           video toggles per fan-out run (default 6400; the warm-up runs
+                           at most 640)
+    --burst N, --window N  toggles sent per loop turn (64) and at most in flight (256)
+    --latency-peers N      instances in the latency run (100)
+    --latency-samples N    toggles timed per latency run (200)
+    --session-size N       peers per session in the memory run (10)
+    --coalesce             also measure the fan-out with the server merging a turn's batches
+    --only PART            storm, fanout, latency, rss, or links (the bare-link fan-out)
+    --log                  print the server's and links' log records (closes and their
+                           reasons) of the storm and fan-out runs on standard error
+
+  Progress goes to standard error, one line per run, with the connections the server
+  accepted beyond one per peer: a member whose link failed and resumed shows up there. A
+  debug build waits 20 times longer before it calls a run stuck.
+  """
+
 /// The benchmark's sizes.
 struct TransportSettings {
   var peers = 1_000
@@ -76,6 +105,8 @@ struct TransportSettings {
   var window = 256
   /// Also measure the fan-out with the server coalescing a turn's event batches.
   var coalesce = false
+  /// Print the server's and the links' log records of the storm and fan-out runs (`--log`).
+  var logs = false
   /// Peers per session in the memory measurement.
   var sessionSize = 10
   /// Set in the memory measurement's child processes.
@@ -109,16 +140,23 @@ struct TransportFigures {
     let log = StandardError()
     if settings.runs("storm") || settings.runs("fanout") {
       for repetition in 0...repetitions {
-        let world = try TransportWorld(peers: settings.peers)
+        let world = try TransportWorld(peers: settings.peers, logs: settings.logs)
         defer { world.shutdown() }
         let storm = try world.joinStorm()
         // Repetition 0 warms up (code, allocator, kernel buffers) and is not counted.
         let fanOut = try world.fanOut(
-          commands: repetition == 0 ? 640 : settings.commands, burst: settings.burst,
-          window: settings.window)
+          commands: repetition == 0 ? min(640, settings.commands) : settings.commands,
+          burst: settings.burst, window: settings.window)
         try world.checkConvergence(session: "Bench", after: "the fan-out")
+        // A member whose link failed (a timeout, say) resumed on a new connection.
+        let extra = try world.server.statistics().connectionsAccepted - settings.peers
         world.shutdown()
-        guard repetition > 0 else { continue }
+        guard repetition > 0 else {
+          log.line(
+            "warm-up: storm \(fixed2(storm)) s, fan-out \(millions(fanOut.deliveriesPerSecond)), "
+              + "\(extra) connections beyond the peers")
+          continue
+        }
         let baseline = runUVBaseline(
           peers: settings.peers, frameSize: Int(fanOut.payloadSize.rounded()),
           framesPerWrite: max(1, Int(fanOut.framesPerWrite.rounded())),
@@ -137,7 +175,8 @@ struct TransportFigures {
             + "links only \(millions(links.deliveriesPerSecond)); CPU ns/delivery client "
             + "\(fixed2(fanOut.clientNanosecondsPerDelivery)) (links only "
             + "\(fixed2(links.clientNanosecondsPerDelivery))), server "
-            + "\(fixed2(fanOut.serverNanosecondsPerDelivery))")
+            + "\(fixed2(fanOut.serverNanosecondsPerDelivery)); \(extra) connections beyond the "
+            + "peers")
         if settings.coalesce {
           let coalescing = try TransportWorld(peers: settings.peers, coalescing: true)
           _ = try coalescing.joinStorm()

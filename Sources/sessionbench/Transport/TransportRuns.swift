@@ -48,8 +48,8 @@ extension TransportWorld {
       world.fanOut = driver
       driver.begin()
     }
-    guard done.wait(timeout: .now() + .seconds(300)) == .success else {
-      throw BenchmarkError("the fan-out did not complete in 300 s")
+    guard done.wait(timeout: .now() + .seconds(300 * patience)) == .success else {
+      throw BenchmarkError("the fan-out did not complete in \(300 * patience) s")
     }
     let (start, end) = try client.runBlocking {
       let driver = peers.value.fanOut
@@ -84,7 +84,7 @@ extension TransportWorld {
         guard let sdk = peers.value.sdks.first else { return }
         peers.value.latency?.fire(sdk)
       }
-      guard arrived.wait(timeout: .now() + .seconds(10)) == .success else {
+      guard arrived.wait(timeout: .now() + .seconds(10 * patience)) == .success else {
         throw BenchmarkError("a latency sample did not complete in 10 s")
       }
     }
