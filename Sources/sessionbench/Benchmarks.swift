@@ -4,6 +4,8 @@ struct Benchmark: Sendable {
   var summary: String
   /// The benchmark's arguments, for `--help`.
   var usage: String
+  /// A fuller `--help` text than the usage line, if the benchmark has one.
+  var help: String? = nil
   /// Runs the benchmark with the arguments after its name (for example `--json`).
   var run: @Sendable ([String]) throws -> Void
 }
@@ -21,6 +23,6 @@ let benchmarks: [String: Benchmark] = [
     usage:
       "transport [--json] [--repetitions N] [--peers N] [--latency-peers N] "
       + "[--latency-samples N] [--commands N] [--session-size N] [--burst N] [--window N] "
-      + "[--coalesce] [--only PART]",
-    run: runTransportBenchmark),
+      + "[--coalesce] [--only PART] [--log]",
+    help: transportUsage, run: runTransportBenchmark),
 ]

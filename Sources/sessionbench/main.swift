@@ -33,7 +33,7 @@ guard let benchmark = benchmarks[name] else {
 }
 let rest = Array(arguments.dropFirst())
 if rest.contains(where: { ["-h", "--help"].contains($0) }) {
-  print("usage: sessionbench \(benchmark.usage)\n\n\(name): \(benchmark.summary)")
+  print(benchmark.help ?? "usage: sessionbench \(benchmark.usage)\n\n\(name): \(benchmark.summary)")
   exit(0)
 }
 do {

@@ -40,9 +40,6 @@ func runTransportBenchmark(_ arguments: [String]) throws {
     case "--rss-child":
       guard let mode = iterator.next() else { throw BenchmarkError("--rss-child needs a mode") }
       settings.childMode = mode
-    case "--help", "-h":
-      print(transportUsage)
-      return
     case "--coalesce":
       settings.coalesce = true
     case "--log":
