@@ -58,8 +58,8 @@ public final class InProcessNetwork: SessionLinkFactory {
     host.attach { [unowned self] output in
       switch output {
       case .send(let message, let connection): self.queue.append(.toClient(connection, message))
-      case .broadcast(let message, let connections):
-        self.queue.append(.broadcast(connections, message))
+      case .broadcast(let message, let group):
+        self.queue.append(.broadcast(group.connections, message))
       case .close(let connection, _): self.queue.append(.hostClosed(connection))
       }
     }

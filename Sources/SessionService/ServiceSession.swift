@@ -27,7 +27,13 @@ final class ServiceSession {
   /// Member ids in join order (user ids grow with join order, so this is sorted).
   private(set) var memberOrder: [UserID] = []
   /// The connections of ``memberOrder``'s connected members, rebuilt after a change.
-  private var cachedFanOut: [ConnectionID]?
+  private var cachedFanOut: [ConnectionID]? {
+    didSet { fanOutVersion &+= 1 }
+  }
+  /// The session's broadcast group id (its number in the service, from 1).
+  let fanOutID: UInt64
+  /// Bumped whenever the fan-out list changes.
+  private(set) var fanOutVersion: UInt64 = 0
   /// How many members are waiting for a resume.
   private(set) var disconnectedCount = 0
   var password: String?
@@ -46,21 +52,29 @@ final class ServiceSession {
   /// The stamp of each chat message still in the state.
   var messageStamps: [String: UInt64] = [:]
 
-  init(key: String, name: String, id: String, idleTimeout: Int64, chatHistoryLimit: Int) {
+  init(
+    key: String, name: String, id: String, number: UInt64, idleTimeout: Int64,
+    chatHistoryLimit: Int
+  ) {
     self.key = key
+    self.fanOutID = number
     self.state = .serviceView(
       sessionName: name, sessionID: id, chatHistoryLimit: chatHistoryLimit)
     self.idleTimeout = idleTimeout
   }
 
-  /// The connections of connected members, in join order.
+  /// The connections of connected members, in join order, as the session's broadcast group.
   ///
   /// - Complexity: O(1) until membership or a connection changes, then O(members) once.
-  var fanOut: [ConnectionID] {
-    if let cachedFanOut { return cachedFanOut }
-    let list = memberOrder.compactMap { members[$0]?.connection }
-    cachedFanOut = list
-    return list
+  var fanOut: FanOutGroup {
+    let list: [ConnectionID]
+    if let cachedFanOut {
+      list = cachedFanOut
+    } else {
+      list = memberOrder.compactMap { members[$0]?.connection }
+      cachedFanOut = list
+    }
+    return FanOutGroup(id: fanOutID, version: fanOutVersion, connections: list)
   }
 
   /// Adds a member; ids must grow with join order.

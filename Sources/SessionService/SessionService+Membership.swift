@@ -99,6 +99,7 @@ extension SessionService {
       session = ServiceSession(
         key: key, name: request.sessionName,
         id: "S\(nextSessionNumber)-\(String(random.next() & 0xFFFF_FFFF, radix: 16))",
+        number: nextSessionNumber,
         idleTimeout: Self.idleTimeout(
           minutes: request.idleTimeoutMinutes, default: configuration.defaultIdleTimeout),
         chatHistoryLimit: configuration.limits.maxChatHistory)

@@ -211,7 +211,7 @@ public final class SessionService: SessionHost {
     guard applied > 0 else { return }
     let batch = applied == events.count ? events : Array(events.prefix(applied))
     let fanOut = session.fanOut
-    guard !fanOut.isEmpty else { return }
+    guard !fanOut.connections.isEmpty else { return }
     output(.broadcast(.events(EventBatch(firstSequence: first, events: batch)), to: fanOut))
   }
 
@@ -227,7 +227,7 @@ public final class SessionService: SessionHost {
     switch connections.count {
     case 0: break
     case 1: send(.notice(event), to: connections[0])
-    default: output(.broadcast(.notice(event), to: connections))
+    default: output(.broadcast(.notice(event), to: .adHoc(connections)))
     }
   }
 }

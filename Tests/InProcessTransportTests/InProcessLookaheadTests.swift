@@ -17,7 +17,7 @@ private final class EchoHost: SessionHost {
   func tick(now: Int64) {}
 
   func broadcast(_ message: ServerMessage, to connections: [ConnectionID]? = nil) {
-    output?(.broadcast(message, to: connections ?? self.connections))
+    output?(.broadcast(message, to: .adHoc(connections ?? self.connections)))
   }
 }
 

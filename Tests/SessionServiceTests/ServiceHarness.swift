@@ -88,7 +88,8 @@ final class ServiceHarness {
       switch output {
       case .send(let message, let connection):
         self.deliver(.send(message), to: connection)
-      case .broadcast(let message, let connections):
+      case .broadcast(let message, let group):
+        let connections = group.connections
         if Set(connections).count != connections.count {
           self.problems.append("broadcast names a connection twice: \(connections)")
         }

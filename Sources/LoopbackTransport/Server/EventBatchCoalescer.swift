@@ -13,7 +13,7 @@ import SessionTransport
 struct EventBatchCoalescer {
   private var firstSequence: UInt64 = 0
   private var events: [SessionEvent] = []
-  private var receivers: [ConnectionID] = []
+  private var receivers = FanOutGroup.adHoc([])
   private var encodedBytes = 0
   private(set) var isHolding = false
   /// The largest merged payload, in bytes (estimated from the parts' encodings).
@@ -30,11 +30,12 @@ struct EventBatchCoalescer {
   ///   - receivers: Its receiver list.
   ///   - encodedBytes: The batch's own encoded size.
   /// - Returns: Whether it was merged; if not, flush and then ``hold(_:to:encodedBytes:)`` it.
-  mutating func absorb(_ batch: EventBatch, to receivers: [ConnectionID], encodedBytes: Int)
+  mutating func absorb(_ batch: EventBatch, to receivers: FanOutGroup, encodedBytes: Int)
     -> Bool
   {
     guard isHolding, self.encodedBytes + encodedBytes <= maxBytes,
-      batch.firstSequence == firstSequence &+ UInt64(events.count), self.receivers == receivers
+      batch.firstSequence == firstSequence &+ UInt64(events.count),
+      self.receivers.isCachedAs(receivers) || self.receivers == receivers
     else { return false }
     events.append(contentsOf: batch.events)
     self.encodedBytes += encodedBytes
@@ -42,7 +43,7 @@ struct EventBatchCoalescer {
   }
 
   /// Starts holding `batch`; nothing may be held.
-  mutating func hold(_ batch: EventBatch, to receivers: [ConnectionID], encodedBytes: Int) {
+  mutating func hold(_ batch: EventBatch, to receivers: FanOutGroup, encodedBytes: Int) {
     precondition(!isHolding, "a held batch was not flushed")
     isHolding = true
     firstSequence = batch.firstSequence
@@ -58,7 +59,7 @@ struct EventBatchCoalescer {
     let batch = EventBatch(firstSequence: firstSequence, events: events)
     let output = HostOutput.broadcast(.events(batch), to: receivers)
     events = []
-    receivers = []
+    receivers = .adHoc([])
     return output
   }
 }

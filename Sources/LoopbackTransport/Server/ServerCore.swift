@@ -291,17 +291,18 @@ final class ServerCore<Host: SessionHost> {
       scratch.withUnsafeBytes { bytes in _ = connection.tcp.send(frame: bytes) }
       framesSent += 1
       payloadBytesSent += scratch.count
-    case .broadcast(let message, let ids):
+    case .broadcast(let message, let group):
       encode(message)
       let size = scratch.count
+      let ids = group.connections
       guard size <= configuration.tcp.maxFrameSize else {
         for id in ids {
           if let connection = connections[id] { refuseOversize(size: size, to: connection) }
         }
         return
       }
-      if !fanOut.matches(ids) {
-        fanOut.resolve(ids) { connections[$0]?.tcp }
+      if !fanOut.matches(group) {
+        fanOut.resolve(group) { connections[$0]?.tcp }
       }
       // Encoded once; the same bytes are appended to every receiver's outgoing buffer.
       scratch.withUnsafeBytes { bytes in
@@ -419,35 +420,35 @@ final class ServerCore<Host: SessionHost> {
 @available(*, unavailable)
 extension ServerCore: Sendable {}
 
-/// A broadcast receiver list resolved to TCP connections, valid until a connection closes.
+/// A broadcast group resolved to TCP connections, valid while the group's id and version stay
+/// the same and until a connection closes.
 ///
 /// > Important: A value owned by the server core; loop-confined with it.
 struct ResolvedFanOut {
-  /// The receiver list as the host gave it; kept, so that its storage can't be reused by
-  /// another list while cached.
-  private var ids: [ConnectionID]?
+  /// The group resolved last (its id and version name its list: ``FanOutGroup``).
+  private var group: FanOutGroup?
   /// The open connections among `ids`, in order. Unretained: an open connection is retained
   /// by its libuv handle, and the cache is invalidated whenever a connection closes, so every
   /// target outlives the cache entry (and sending needs no reference counting per receiver).
   private(set) var targets: ContiguousArray<Unmanaged<TCPConnection>> = []
 
-  /// Whether `ids` is the list resolved last (O(1) when it is the same storage).
-  func matches(_ ids: [ConnectionID]) -> Bool {
-    self.ids == ids
+  /// Whether `group` is the group resolved last: the same id (not 0) and version. O(1).
+  func matches(_ group: FanOutGroup) -> Bool {
+    self.group?.isCachedAs(group) ?? false
   }
 
-  /// Resolves `ids` with `lookup` and caches the result.
-  mutating func resolve(_ ids: [ConnectionID], lookup: (ConnectionID) -> TCPConnection?) {
+  /// Resolves `group` with `lookup` and caches the result.
+  mutating func resolve(_ group: FanOutGroup, lookup: (ConnectionID) -> TCPConnection?) {
     targets.removeAll(keepingCapacity: true)
-    for id in ids {
+    for id in group.connections {
       if let tcp = lookup(id) { targets.append(Unmanaged.passUnretained(tcp)) }
     }
-    self.ids = ids
+    self.group = group
   }
 
   /// Forgets the cached list (a connection closed).
   mutating func invalidate() {
-    ids = nil
+    group = nil
     targets.removeAll(keepingCapacity: true)
   }
 }

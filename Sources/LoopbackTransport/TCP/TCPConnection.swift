@@ -9,7 +9,7 @@ import CLibUV
 ///
 /// ```swift
 /// let connection = try TCPConnection.connect(loop: loop, port: port)
-/// connection.onFrame = { frame in handle(Array(frame)) }  // the bytes are lent: copy to keep
+/// connection.setFrameHandler { frame in handle(frame) }
 /// connection.onClose = { reason in log("closed: \(reason)") }
 /// connection.send(frame: hello)  // queued; written once connected
 /// ```
@@ -38,7 +38,16 @@ public final class TCPConnection {
   /// The limits the connection enforces.
   public let configuration: TCPConfiguration
 
-  /// The connection's frames, on the loop thread, in order.
+  /// Delivers the connection's frames to `handler`, each payload as its own bytes, on the loop
+  /// thread, in order; replaces any handler set before.
+  ///
+  /// - Parameter handler: Receives each frame's payload (without its length prefix).
+  public func setFrameHandler(_ handler: @escaping ([UInt8]) -> Void) {
+    onFrame = { frame in handler(Array(frame)) }
+  }
+
+  /// The connection's frames, lent: the package's hot path (``setFrameHandler(_:)`` is the
+  /// public way to read frames).
   ///
   /// Each payload is lent for the duration of the call: it points into the loop's read buffer
   /// (or the connection's assembly buffer for a frame that straddled reads), which the next
@@ -48,7 +57,7 @@ public final class TCPConnection {
   /// Unchecked exclusivity, with `state` and `lastReadTime`: the connection is loop-confined,
   /// each access is one read or one write, and every frame reads both this and `state` (a
   /// dynamic check each cost about a tenth of a frame's handling).
-  @exclusivity(unchecked) public var onFrame: ((UnsafeRawBufferPointer) -> Void)?
+  @exclusivity(unchecked) package var onFrame: ((UnsafeRawBufferPointer) -> Void)?
   /// Fires once with the reason the connection closed; on the loop thread.
   public var onClose: ((CloseReason) -> Void)?
   /// Fires once when a client connection is established (never for accepted connections).

@@ -14,11 +14,53 @@ public struct ConnectionID: Hashable, Sendable, Codable, CustomStringConvertible
 public enum HostOutput: Sendable, Hashable {
   /// Send this message on the connection.
   case send(ServerMessage, to: ConnectionID)
-  /// Send one message to many connections; a transport encodes it once.
-  case broadcast(ServerMessage, to: [ConnectionID])
+  /// Send one message to a group of connections; a transport encodes it once, and may keep
+  /// what it resolved the group to while the group's id and version stay the same.
+  case broadcast(ServerMessage, to: FanOutGroup)
   /// Close the connection after what was sent before, for `reason`: a transport that can tell
   /// the peer why (a wire `goodbye`) does so, and logs it.
   case close(ConnectionID, reason: HostCloseReason = .requested)
+}
+
+/// The receivers of a broadcast, named so that a transport can cache what it resolved them to.
+///
+/// A host gives each list it broadcasts to again and again (a session's members) an ``id`` of
+/// its own, and a new ``version`` whenever the list changes: equal id and version mean an equal
+/// list, so a transport compares two numbers instead of the lists. Id 0 is an ad-hoc list
+/// (``adHoc(_:)``) that nobody caches. A value; `Sendable`.
+public struct FanOutGroup: Sendable, Hashable {
+  /// The group's identity, unique among the host's groups for the host's lifetime; 0 for an
+  /// ad-hoc list.
+  public var id: UInt64
+  /// Changes whenever ``connections`` does (for the same id).
+  public var version: UInt64
+  /// The receivers, in the order they get the message.
+  public var connections: [ConnectionID]
+
+  /// A named group.
+  ///
+  /// - Parameters:
+  ///   - id: The group's identity, not 0.
+  ///   - version: The version of its list.
+  ///   - connections: The receivers, in order.
+  public init(id: UInt64, version: UInt64, connections: [ConnectionID]) {
+    self.id = id
+    self.version = version
+    self.connections = connections
+  }
+
+  /// A list broadcast to once (a private notice to a few members): id 0, never cached.
+  ///
+  /// - Parameter connections: The receivers, in order.
+  /// - Returns: The group.
+  public static func adHoc(_ connections: [ConnectionID]) -> FanOutGroup {
+    FanOutGroup(id: 0, version: 0, connections: connections)
+  }
+
+  /// Whether a transport may reuse what it resolved `other` to for this group.
+  public func isCachedAs(_ other: FanOutGroup) -> Bool {
+    id != 0 && id == other.id && version == other.version
+  }
 }
 
 /// Why a host closes a connection (``HostOutput/close(_:reason:)``).

@@ -47,7 +47,7 @@ final class TCPFixture: Sendable {
       let connection = try TCPConnection.connect(
         loop: client, port: port, configuration: configuration)
       connection.onConnect = { connected.signal() }
-      connection.onFrame = { frames.append(Array($0)) }
+      connection.setFrameHandler { frames.append($0) }
       connection.onClose = { closes.append($0) }
       return LoopBound(connection, loop: client)
     }
