@@ -1,4 +1,5 @@
 import LoopbackTransport
+import SessionCore
 import SessionTransport
 import Testing
 

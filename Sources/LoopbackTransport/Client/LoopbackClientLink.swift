@@ -1,3 +1,4 @@
+import SessionCore
 import SessionTransport
 
 /// The SDK's end of a TCP connection to a ``LoopbackServer``: a `SessionLink` over loopback.
@@ -179,7 +180,8 @@ public final class LoopbackClientLink: SessionLink {
     self.handler = nil
     guard let report else { return }
     context.log(
-      LoopbackLogRecord(level: .info, message: "link to \(host):\(port) closed: \(report)"))
+      LoopbackLogRecord(
+        level: .info, message: "link to \(host):\(port) closed: \(report)", label: "loopback.link"))
     handler?(.closed(report))
   }
 

@@ -1,69 +1,40 @@
+import SessionCore
 import SessionTransport
 
-/// One line of a loopback server's or link's log: a level, a message, and the connection it is
-/// about.
-///
-/// Shaped like a swift-log record so that a real logger can be plugged in with a one-line
-/// adapter; tests collect records in memory.
-///
-/// A value; `Sendable`.
-public struct LoopbackLogRecord: Sendable, Hashable, CustomStringConvertible {
-  /// How much a record matters, as swift-log's levels.
-  public enum Level: Int, Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// Detail for debugging.
-    case debug
-    /// Normal life: a connection opened or closed cleanly.
-    case info
-    /// Worth noticing: a connection closed for a protocol reason the peer caused.
-    case notice
-    /// A peer misbehaved or was too slow and was disconnected.
-    case warning
-    /// The transport itself failed (for example the listener could not accept).
-    case error
+/// One line of a loopback server's or link's log: the engine's one record shape,
+/// ``SessionCore/LogRecord``, labelled `"loopback.server"` or `"loopback.link"`, with the
+/// connection it is about (if any) in its metadata.
+public typealias LoopbackLogRecord = LogRecord
 
-    /// Orders levels from ``debug`` to ``error``.
-    public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+/// Receives a loopback server's or link's log records. A server logs from its loop thread, a
+/// link from its own loop: the handler may be called from any thread, so it is `@Sendable`.
+public typealias LoopbackLogHandler = LogHandler
 
-    /// The level's name, for example `"warning"`.
-    public var description: String {
-      switch self {
-      case .debug: "debug"
-      case .info: "info"
-      case .notice: "notice"
-      case .warning: "warning"
-      case .error: "error"
-      }
-    }
-  }
+extension LogRecord {
+  /// The levels, under the name the loopback transport's records have always used.
+  public typealias Level = LogLevel
 
-  /// How much the record matters.
-  public var level: Level
-  /// What happened, as a sentence for people.
-  public var message: String
-  /// The connection the record is about, if any.
-  public var connection: ConnectionID?
-
-  /// Creates a record.
+  /// A loopback record.
   ///
   /// - Parameters:
   ///   - level: How much it matters.
-  ///   - message: What happened.
-  ///   - connection: The connection it is about, if any.
-  public init(level: Level, message: String, connection: ConnectionID? = nil) {
-    self.level = level
-    self.message = message
-    self.connection = connection
+  ///   - message: What happened; text a peer chose is escaped before it gets here.
+  ///   - connection: The server connection it is about, if any (metadata `connection`).
+  ///   - label: `"loopback.server"` (the default) or `"loopback.link"`.
+  public init(
+    level: LogLevel, message: String, connection: ConnectionID? = nil,
+    label: String = "loopback.server"
+  ) {
+    self.init(
+      level: level, message: message, label: label,
+      metadata: connection.map { ["connection": "\($0)"] } ?? [:])
   }
 
-  /// `"warning c3: closed: protocol error: …"`.
-  public var description: String {
-    if let connection { return "\(level) \(connection): \(message)" }
-    return "\(level) \(message)"
+  /// The server connection the record is about, if it names one.
+  public var connection: ConnectionID? {
+    guard let text = metadata["connection"], text.first == "c",
+      let raw = UInt64(text.dropFirst())
+    else { return nil }
+    return ConnectionID(raw)
   }
 }
-
-/// Receives a loopback server's or link's log records.
-///
-/// Called on the loop thread that produced the record; it must be quick (hand the record to a
-/// buffer or a logger) and may be called from any loop, so it is `@Sendable`.
-public typealias LoopbackLogHandler = @Sendable (LoopbackLogRecord) -> Void

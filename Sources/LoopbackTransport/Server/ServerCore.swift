@@ -1,3 +1,4 @@
+import SessionCore
 import SessionTransport
 
 /// The loop-side half of a ``LoopbackServer``: the listener, the connections, the host and its
