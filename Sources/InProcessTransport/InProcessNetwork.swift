@@ -1,4 +1,4 @@
-import SessionCore
+@_spi(Package) import SessionCore
 import SessionTransport
 
 /// Connects SDK instances to a service in one process, with no sockets and no threads.
@@ -34,8 +34,7 @@ public final class InProcessNetwork: SessionLinkFactory {
   // Unchecked exclusivity: the network is confined to one isolation domain and each of these
   // is read or written in one step, never held across a delivery, so no two accesses overlap;
   // the dynamic checks cost more than a delivery's own work here.
-  @exclusivity(unchecked) private var queue: [Item] = []
-  @exclusivity(unchecked) private var head = 0
+  @exclusivity(unchecked) private var queue = FIFO<Item>()
   @exclusivity(unchecked) private var running = false
   @exclusivity(unchecked) private var links = LinkTable()
   private var nextConnection: UInt64 = 0
@@ -73,7 +72,7 @@ public final class InProcessNetwork: SessionLinkFactory {
   }
 
   /// Whether messages are waiting.
-  public var hasPendingMessages: Bool { head < queue.count }
+  public var hasPendingMessages: Bool { !queue.isEmpty }
 
   /// Delivers queued messages, and those they cause, until none are left.
   ///
@@ -84,18 +83,10 @@ public final class InProcessNetwork: SessionLinkFactory {
     running = true
     defer { running = false }
     var moved = 0
-    while head < queue.count {
-      let item = queue[head]
-      head += 1
+    while let item = queue.popFirst() {
       moved += 1
       deliver(item)
-      if head > 4_096 && head * 2 > queue.count {
-        queue.removeFirst(head)
-        head = 0
-      }
     }
-    queue.removeAll(keepingCapacity: true)
-    head = 0
     return moved
   }
 
