@@ -176,7 +176,10 @@ public final class EventLoop: @unchecked Sendable {
   /// read.
   ///
   /// > Important: Loop thread only.
-  var lastPollTime: UInt64 { local.lastPollTime }
+  var lastPollTime: UInt64 {
+    assertInEventLoop()
+    return local.lastPollTime
+  }
 
   /// The time on the clock ``now`` follows, read at this moment rather than cached for the
   /// turn (one `clock_gettime`): for code that must notice that a turn has run long. Never
@@ -184,7 +187,8 @@ public final class EventLoop: @unchecked Sendable {
   ///
   /// > Important: Loop thread only.
   var currentTime: UInt64 {
-    max(uv_now(uvLoop), uv_hrtime() / 1_000_000)
+    assertInEventLoop()
+    return max(uv_now(uvLoop), uv_hrtime() / 1_000_000)
   }
 
   /// Runs `work` on the loop thread during a coming loop turn.

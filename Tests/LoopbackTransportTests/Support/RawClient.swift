@@ -89,6 +89,50 @@ final class RawClient {
     }
   }
 
+  /// How a read to the end of the stream ended.
+  enum End: Equatable, CustomStringConvertible {
+    /// The peer closed (FIN): everything it sent was read.
+    case endOfStream
+    /// The peer reset the connection; bytes it sent last may be lost.
+    case reset
+    /// Nothing more came within the timeout.
+    case timedOut
+
+    var description: String {
+      switch self {
+      case .endOfStream: "end of stream"
+      case .reset: "reset"
+      case .timedOut: "timed out"
+      }
+    }
+  }
+
+  /// Sends a FIN (`shutdown(SHUT_WR)`): the peer reads the end of the stream, and this side
+  /// can still read what it answers.
+  func finishWriting() {
+    guard !isClosed else { return }
+    _ = shutdown(descriptor, Int32(SHUT_WR))
+  }
+
+  /// Reads until the stream ends, like ``readUntilClosed(timeoutSeconds:)``, saying how.
+  func readToEnd(timeoutSeconds: Int = 20) -> (bytes: [UInt8], end: End) {
+    var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+    _ = setsockopt(
+      descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+      if count > 0 {
+        received.append(contentsOf: buffer[0..<count])
+      } else if count == 0 {
+        return (received, .endOfStream)
+      } else {
+        return (received, errno == ECONNRESET ? .reset : .timedOut)
+      }
+    }
+  }
+
   /// Closes the socket; with `reset`, sends an RST instead of a FIN (`SO_LINGER` 0).
   func close(reset: Bool = false) {
     guard !isClosed else { return }
