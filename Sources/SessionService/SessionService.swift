@@ -184,8 +184,12 @@ public final class SessionService: SessionHost {
 
   // MARK: Output
 
+  /// Logs one record. Messages embed what clients sent (a token's claims, a refused name), so
+  /// the whole line is escaped: no client can forge a record or swamp the log.
   func log(_ level: LogLevel, _ message: String) {
-    logHandler(LogRecord(level: level, message: message, label: "service"))
+    logHandler(
+      LogRecord(
+        level: level, message: LogText.escaped(message, limit: 1_000), label: "service"))
   }
 
   func send(_ message: ServerMessage, to connection: ConnectionID) {

@@ -220,6 +220,27 @@ private func heavyCharacter(_ marks: Int) -> String {
     #expect(harness.service.sessions["room"]?.messageStamps.isEmpty == true)
   }
 
+  // MARK: Logs
+
+  @Test func whatAClientSentCannotForgeAServiceLogLine() throws {
+    let harness = ServiceHarness()
+    let connection = harness.connect()
+    let forged = harness.minter.mintRaw(
+      headerJSON: #"{"alg":"HS256\nwarning service: forged line","typ":"JWT"}"#,
+      payloadJSON: #"{"app_key":"harnessKey"}"#)
+    var request = harness.joinRequest("Ada")
+    request.token = forged
+    harness.send(.join(request), on: connection)
+    #expect(harness.messages(to: connection) == [.joinRefused(.joinSessionInvalidSessionToken)])
+    let records = harness.log.records
+    #expect(!records.isEmpty)
+    for record in records {
+      #expect(!record.message.contains { $0.isNewline }, "\(record)")
+      #expect(record.label == "service")
+    }
+    #expect(records.contains { $0.message.contains("\\n") && $0.level == .notice })
+  }
+
   // MARK: Audit: ids, annotation
 
   @Test func aSessionThatUsedEveryUserIDRefusesNewJoinsAndKeepsItsMembers() throws {

@@ -1,3 +1,4 @@
+import SessionCore
 import SessionTransport
 
 /// The life of one ``LoopbackClientLink``: made, waiting for the server's hello

@@ -8,9 +8,9 @@
 /// visible.
 ///
 /// > Important: Pure; usable on any thread.
-enum LogText {
+package enum LogText {
   /// The most characters (Unicode scalars, escapes included) kept from a peer's text.
-  static let limit = 120
+  package static let limit = 120
 
   /// `text` with every character that could break or disguise a log line written as a visible
   /// escape, and cut after `limit` characters.
@@ -29,7 +29,7 @@ enum LogText {
   /// - Returns: A single line of at most `limit` characters plus the length note.
   /// - Complexity: O(`limit`): the text is read only as far as the cut (and its UTF-8 size,
   ///   which a native string knows).
-  static func escaped(_ text: String, limit: Int = LogText.limit) -> String {
+  package static func escaped(_ text: String, limit: Int = LogText.limit) -> String {
     if text.utf8.count <= limit, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }) {
       return text  // printable ASCII, short: the common case
     }
