@@ -225,7 +225,8 @@ public enum CallbackMapping {
       }
       // A camera and microphone that the join context turned on start after the join, as the
       // SDK reports them.
-      if let me = listed.first(where: { $0.id == snapshot.myself }) {
+      // The joiner is the newest member: found from the end, in one step as a rule.
+      if let me = listed.last(where: { $0.id == snapshot.myself }) {
         forEachMediaStart(of: CollectionOfOne(me), body)
       }
 
