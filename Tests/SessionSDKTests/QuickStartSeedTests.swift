@@ -32,6 +32,12 @@ extension SharedInstanceTests {
       #expect(await SharedInstanceTests.settle { alice.videoOn })
       #expect(!alice.audioOn, "audioOption.mute = true")
 
+      // The seed's local tile subscribes the canvas while the camera is on.
+      let view = UIView()
+      alice.attachLocalVideo(to: view)
+      alice.updateLocalVideo(to: view)
+      #expect(VideoSDK.shared.videoSubscriptionCount == 1)
+
       for (name, video) in [("Bob", true), ("Carol", false), ("Dan", true)] {
         scene.join(name, videoOn: video)
       }

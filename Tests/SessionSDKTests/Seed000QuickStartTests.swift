@@ -8,7 +8,7 @@ import Testing
 // `SessionView.ViewModel` on its own SDK instance, over the real service. The view model is the
 // seed's code with `ZoomVideoSDK.shareInstance()?` replaced by the instance it was given, and the
 // `Task { await MainActor.run { … } }` hops dropped: the model already runs on the main actor,
-// and the hops only make a test wait (see the flaky-test note in SDKUnitTestsSeeds.swift).
+// and the hops only make a test wait (see `SharedInstanceTests.settle`).
 
 /// The seed's `SessionView.ViewModel`, on one SDK instance.
 @MainActor

@@ -43,7 +43,7 @@ enum SharedInstanceTests {
 }
 
 extension SharedInstanceTests {
-  /// Seed 000's view model, verbatim but for the names (as in SDKUnitTestsSeeds.swift), on the
+  /// Seed 000's view model, verbatim but for the names (as in Examples/QuickStart), on the
   /// shared instance with the real service: the `Task` hops included.
   @MainActor
   @Suite("Seed 000 on the shared instance and the real service")
