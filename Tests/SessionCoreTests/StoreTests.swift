@@ -22,10 +22,10 @@ struct StoreTests {
 
   @Test func sendAppliesEventsAndNumbersThemFromOne() {
     let store = SessionStore(state: SessionBuilder.classroom.build())
-    #expect(store.lastSequence == 0)
+    #expect(store.appliedCount == 0)
     #expect(store.send(Self.video) == .applied(1))
     #expect(store.send(Self.rename) == .applied(2))
-    #expect(store.lastSequence == 2)
+    #expect(store.appliedCount == 2)
     #expect(store.state[user: 4].isVideoOn)
     #expect(store.state[user: 4].name == "Benjamin")
   }
@@ -39,7 +39,7 @@ struct StoreTests {
     }
     #expect(rejection.code == .unknownUser)
     #expect(store.lastRejection == rejection)
-    #expect(store.lastSequence == 0)
+    #expect(store.appliedCount == 0)
     #expect(store.state == before)
     #expect(store.send(Self.video) == .applied(1))
     #expect(store.lastRejection == nil)
@@ -77,7 +77,7 @@ struct StoreTests {
       log.append("A's send: \(result)")
       #expect(state[user: 4].name == "Ben")
       #expect(store.state[user: 4].name == "Ben")
-      #expect(store.lastSequence == 1)
+      #expect(store.appliedCount == 1)
     }
     store.addObserver { applied, _ in log.append("B saw \(applied.sequence)") }
     #expect(store.send(Self.video) == .applied(1))
@@ -87,7 +87,7 @@ struct StoreTests {
         "B saw 2",
       ])
     #expect(store.state[user: 4].name == "Benjamin")
-    #expect(store.lastSequence == 2)
+    #expect(store.appliedCount == 2)
   }
 
   @Test func aQueuedEventThatIsRejectedBecomesTheLastRejection() {
@@ -97,7 +97,7 @@ struct StoreTests {
     }
     #expect(store.send(Self.video) == .applied(1))
     #expect(store.lastRejection?.code == .unknownUser)
-    #expect(store.lastSequence == 1)
+    #expect(store.appliedCount == 1)
   }
 
   @Test func queuedSendsFromManyEventsKeepTheirOrder() {
@@ -117,7 +117,7 @@ struct StoreTests {
         "networkStatusChanged", "chatPrivilegeChanged", "networkStatusChanged",
         "chatPrivilegeChanged",
       ])
-    #expect(store.lastSequence == 7)
+    #expect(store.appliedCount == 7)
   }
 
   @Test func aRemovedObserverIsNotCalledAgain() {
@@ -146,7 +146,7 @@ struct StoreTests {
     #expect(store.participantAddress(4_000_000_000) == nil, "an id far outside has none")
     #expect(addresses > 0)
     #expect(store.state == before)
-    #expect(store.lastSequence == 0)
+    #expect(store.appliedCount == 0)
     #expect(counter.count == 0)
 
     #expect(SessionEvent.videoStatusChanged(user: 3, isOn: true).statusSubject == 3)
@@ -161,7 +161,7 @@ struct StoreTests {
     let rejections = store.send(contentsOf: [Self.video, Self.unknown, Self.rename, Self.unknown])
     #expect(rejections.map(\.0) == [1, 3])
     #expect(rejections.map(\.1.code) == [.unknownUser, .unknownUser])
-    #expect(store.lastSequence == 2)
+    #expect(store.appliedCount == 2)
   }
 
   @Test func eventsStreamDeliversAppliedEventsWithTheirSequenceNumbers() async {

@@ -50,7 +50,7 @@ struct TraceTests {
     #expect(parsed.trace.replay(into: replica) == nil)
     #expect(replica.state == state)
     #expect(replica.state.orderedUserIDs == state.orderedUserIDs)
-    #expect(replica.lastSequence == 12)
+    #expect(replica.appliedCount == 12)
   }
 
   @Test func jsonLinesIsAHeaderThenOneEventPerLine() throws {
@@ -196,7 +196,7 @@ struct TraceTests {
     let error = trace.replay(into: store)
     #expect(error?.line == 4)
     #expect(error?.message.contains("leaveRequested rejected (outOfPhase)") == true)
-    #expect(store.lastSequence == 2)
+    #expect(store.appliedCount == 2)
     #expect(store.state.phase == .joining)
   }
 
@@ -452,7 +452,7 @@ struct BundledTraceTests {
       if case .chatMessageReceived = applied.event { sawChat = true }
     }
     #expect(parsed.trace.replay(into: store) == nil)
-    #expect(store.lastSequence == UInt64(parsed.trace.events.count))
+    #expect(store.appliedCount == UInt64(parsed.trace.events.count))
     #expect(store.state.phase == .left(.bySelf))
     // The teacher hosts, leaves, and the manager takes over; then I leave.
     #expect(hosts == [nil, 101, nil, 104, nil])

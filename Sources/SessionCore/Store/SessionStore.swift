@@ -33,8 +33,13 @@ public final class SessionStore: Observable {
   @exclusivity(unchecked) private var hasRejection = false
   /// Whether invariants are checked after every event (default: on in debug builds).
   @exclusivity(unchecked) public var checksInvariants: Bool
-  /// The sequence number of the last applied event; 0 before any. Not observable.
-  @exclusivity(unchecked) public private(set) var lastSequence: UInt64 = 0
+  /// How many events this store has applied (the sequence number of the last one); 0 before
+  /// any. A count of the store's own, not the service's sequence. Not observable.
+  @exclusivity(unchecked) public private(set) var appliedCount: UInt64 = 0
+
+  /// The old name of ``appliedCount``.
+  @available(*, deprecated, renamed: "appliedCount")
+  public var lastSequence: UInt64 { appliedCount }
   /// Events sent while another was being reduced, applied right after it, in order.
   @exclusivity(unchecked) private var pending = FIFO<SessionEvent>()
   @exclusivity(unchecked) private var observers:
@@ -158,13 +163,13 @@ public final class SessionStore: Observable {
       let violations = storage.checkInvariants()
       precondition(violations.isEmpty, "invariants broken after \(event.name): \(violations)")
     }
-    lastSequence += 1
+    appliedCount += 1
     // Nobody to tell (a replica in a simulation): skip the clock and the applied event.
-    guard !observers.isEmpty || !streams.isEmpty else { return .applied(lastSequence) }
-    let applied = AppliedEvent(sequence: lastSequence, timestamp: now(), event: event)
+    guard !observers.isEmpty || !streams.isEmpty else { return .applied(appliedCount) }
+    let applied = AppliedEvent(sequence: appliedCount, timestamp: now(), event: event)
     for observer in observers { observer.body(applied, storage) }
     if !streams.isEmpty { yield(applied) }
-    return .applied(lastSequence)
+    return .applied(appliedCount)
   }
 
   private func setRejection(_ value: EventRejection?) {

@@ -50,14 +50,14 @@ public final class CallbackRecorder {
     self.sdk = sdk
     self.path = path
     initialState = sdk.store.state
-    initialSequence = sdk.store.lastSequence
+    initialSequence = sdk.store.appliedCount
     traceRecorder = TraceRecorder(store: sdk.store, source: source)
     recordingDelegate = RecordingDelegate(forwardingTo: sdk.delegate)
     recordingDelegate.didRecord = { [weak self] callback in
       guard let self else { return }
       self.recorded.append(
         RecordedCallback(
-          callback, afterSequence: self.sdk?.store.lastSequence ?? self.initialSequence))
+          callback, afterSequence: self.sdk?.store.appliedCount ?? self.initialSequence))
     }
     switch path {
     case .observer: recordingDelegate.observe(sdk)

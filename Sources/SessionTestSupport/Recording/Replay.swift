@@ -200,9 +200,9 @@ private final class DelegateReplayer {
   private func replay(_ event: SessionEvent) -> Bool {
     switch event {
     case .initialized where !sdk.isInitialized:
-      let before = sdk.store.lastSequence
+      let before = sdk.store.appliedCount
       initialize()
-      return sdk.store.lastSequence > before
+      return sdk.store.appliedCount > before
     case .cleanedUp where sdk.isInitialized:
       helpers.removeAll()
       if sdk.cleanup() == .success { return true }

@@ -79,7 +79,7 @@ public final class SDKTestStore {
     self.settle = settle
     origin = sourceLocation
     asserted = SessionStateFields(sdk.store.state)
-    assertedSequence = sdk.store.lastSequence
+    assertedSequence = sdk.store.appliedCount
     observerToken = sdk.store.addObserver { [weak self] applied, state in
       self?.statesAfter[applied.sequence] = state
     }
@@ -87,7 +87,7 @@ public final class SDKTestStore {
     sdk.callbackObserver = { [weak self] callback in
       previous?(callback)
       guard let self else { return }
-      self.received.append(Received(callback: callback, sequence: self.sdk.store.lastSequence))
+      self.received.append(Received(callback: callback, sequence: self.sdk.store.appliedCount))
     }
   }
 
@@ -144,7 +144,7 @@ public final class SDKTestStore {
     let result = try action(sdk)
     settle()
     describe(
-      upTo: sdk.store.lastSequence, update, heading: "State after the call differs", sourceLocation)
+      upTo: sdk.store.appliedCount, update, heading: "State after the call differs", sourceLocation)
     return result
   }
 
@@ -223,14 +223,14 @@ public final class SDKTestStore {
   ) {
     settle()
     describe(
-      upTo: sdk.store.lastSequence, update, heading: "State differs", sourceLocation)
+      upTo: sdk.store.appliedCount, update, heading: "State differs", sourceLocation)
   }
 
   /// Forgets the callbacks waiting to be received and accepts the replica as it is now.
   public func skipReceived() {
     settle()
     received.removeAll()
-    accept(upTo: sdk.store.lastSequence)
+    accept(upTo: sdk.store.appliedCount)
   }
 
   // MARK: Finishing
@@ -254,7 +254,7 @@ public final class SDKTestStore {
       }
     }
     received.removeAll()
-    accept(upTo: sdk.store.lastSequence)
+    accept(upTo: sdk.store.appliedCount)
     if let observerToken { sdk.store.removeObserver(observerToken) }
     observerToken = nil
   }
@@ -267,7 +267,7 @@ public final class SDKTestStore {
 
   private func requireNothingWaiting(before action: String, _ location: SourceLocation) {
     guard exhaustivity == .on else {
-      accept(upTo: sdk.store.lastSequence)
+      accept(upTo: sdk.store.appliedCount)
       return
     }
     if !received.isEmpty {
@@ -282,7 +282,7 @@ public final class SDKTestStore {
     {
       fail(diff, location)
     }
-    accept(upTo: sdk.store.lastSequence)
+    accept(upTo: sdk.store.appliedCount)
   }
 
   /// Compares the replica right after event `sequence` with the asserted state changed by
@@ -301,7 +301,7 @@ public final class SDKTestStore {
   }
 
   private func state(after sequence: UInt64) -> SessionState {
-    if sequence >= sdk.store.lastSequence { return sdk.store.state }
+    if sequence >= sdk.store.appliedCount { return sdk.store.state }
     return statesAfter[sequence] ?? sdk.store.state
   }
 

@@ -42,7 +42,7 @@ import SessionCore
   let state = store.state
   let invariants = state.checkInvariants().isEmpty ? "hold" : "are BROKEN"
   print("")
-  print("Replayed \(store.lastSequence) events, none rejected; invariants \(invariants).")
+  print("Replayed \(store.appliedCount) events, none rejected; invariants \(invariants).")
 }
 
 /// The trace's display name and text: the bundled classroom, or a file.
