@@ -38,13 +38,14 @@ public struct SessionState: Sendable {
 
   /// Whether this is the service's view of a session: in session with no local user.
   public internal(set) var isServiceView = false
-  /// The most chat messages ``chatMessages`` keeps: when a message arrives beyond it, the
-  /// oldest is forgotten. A setting, not a fact: neither compared nor encoded.
-  public internal(set) var chatHistoryLimit = SessionLimits.defaultMaxChatHistory
 
   var order = RoleOrder()
   var chatMessageIDs: Set<String> = []
   var lastJoinOrder: UInt64 = 0
+  // Last, behind the fields every event reads: a setting that only chat events read.
+  /// The most chat messages ``chatMessages`` keeps: when a message arrives beyond it, the
+  /// oldest is forgotten. A setting, not a fact: neither compared nor encoded.
+  public internal(set) var chatHistoryLimit = SessionLimits.defaultMaxChatHistory
 
   /// A state before `initialize`.
   public init() {}
