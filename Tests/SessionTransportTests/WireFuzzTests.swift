@@ -20,22 +20,10 @@ import Testing
         ? WireEncoder.payload(arbitrary.serverFrame())
         : WireEncoder.payload(arbitrary.clientFrame())
       let mutated = mutate(original, &arbitrary)
-      do {
-        if fromServer {
-          let frame = try decoder.decodeServerFrame(mutated)
-          #expect(WireEncoder.payload(frame) == mutated, "\(hex(mutated))")
-        } else {
-          let frame = try decoder.decodeClientFrame(mutated)
-          if case .hello(let hello) = frame, hello.version != 1 {
-            // A future version's hello body is skipped, not echoed.
-          } else {
-            #expect(WireEncoder.payload(frame) == mutated, "\(hex(mutated))")
-          }
-        }
-        decoded += 1
-      } catch {
+      if let error = decodeAndReencode(mutated, fromServer: fromServer, with: decoder) {
         codes[error.code.description, default: 0] += 1
-        #expect(error.offset >= 0 && error.offset <= mutated.count)
+      } else {
+        decoded += 1
       }
     }
     // The mutations reach many error paths, and some mutants are still valid.
@@ -56,23 +44,10 @@ import Testing
         payload[0] = [0x93, 0x94, 0x90, 0x12, 0x10, 0x01][arbitrary.int(in: 0...5)]
       }
       for fromServer in [true, false] {
-        do {
-          if fromServer {
-            let frame = try decoder.decodeServerFrame(payload)
-            #expect(WireEncoder.payload(frame) == payload, "\(hex(payload))")
-          } else {
-            let frame = try decoder.decodeClientFrame(payload)
-            if case .hello(let hello) = frame, hello.version != 1 {
-              // A future version's hello body is skipped, not echoed.
-            } else {
-              #expect(WireEncoder.payload(frame) == payload, "\(hex(payload))")
-            }
-          }
-          decoded += 1
-        } catch {
+        if decodeAndReencode(payload, fromServer: fromServer, with: decoder) != nil {
           refused += 1
-          #expect(error.offset >= 0 && error.offset <= payload.count, "\(error)")
-          #expect(!error.description.isEmpty)
+        } else {
+          decoded += 1
         }
       }
     }
@@ -80,6 +55,32 @@ import Testing
     // decode are valid frames and encode back to the same bytes.
     #expect(refused > Self.iterations)
     #expect(decoded + refused == 2 * Self.iterations)
+  }
+
+  /// Decodes `payload` as a frame of one direction. A frame that decodes must encode back to
+  /// the same bytes (the encoding is canonical); a refusal must say where, inside the payload,
+  /// and why. Returns the refusal, if any.
+  private func decodeAndReencode(
+    _ payload: [UInt8], fromServer: Bool, with decoder: WireDecoder
+  ) -> WireError? {
+    do {
+      if fromServer {
+        let frame = try decoder.decodeServerFrame(payload)
+        #expect(WireEncoder.payload(frame) == payload, "\(hex(payload))")
+      } else {
+        let frame = try decoder.decodeClientFrame(payload)
+        if case .hello(let hello) = frame, hello.version != 1 {
+          // A future version's hello body is skipped, not echoed.
+        } else {
+          #expect(WireEncoder.payload(frame) == payload, "\(hex(payload))")
+        }
+      }
+      return nil
+    } catch {
+      #expect(error.offset >= 0 && error.offset <= payload.count, "\(error)")
+      #expect(!error.description.isEmpty)
+      return error
+    }
   }
 
   /// One to three mutations: bit flips, byte overwrites with boundary values, truncations,
