@@ -36,7 +36,7 @@ extension SessionService {
       send(.joinRefused(.sessionNeedPassword), to: connection)
       return
     }
-    if !isValidPassword(password) {
+    if !configuration.limits.isValidPassword(password) {
       send(.joinRefused(.joinSessionInvalidPassword), to: connection)
       return
     }
@@ -49,10 +49,6 @@ extension SessionService {
     configuration.limits.validateJoin(
       sessionName: request.sessionName, userName: request.userName, token: request.token,
       password: request.password)
-  }
-
-  private func isValidPassword(_ password: String) -> Bool {
-    configuration.limits.isValidPassword(password)
   }
 
   /// A session's idle timeout in milliseconds from the joiner's minutes: the service default

@@ -176,7 +176,7 @@ struct LoopbackFuzzTests {
     name: String, bytes: [UInt8], end: RawClient.End, close: LoopbackLogRecord?, step: Int,
     tally: inout Tally
   ) {
-    let (frames, undecodable) = decodeServerFrames(bytes)
+    let (frames, undecodable) = RawWire.decodeServerFrames(bytes)
     #expect(undecodable == nil, "step \(step): \(name) got a frame that doesn't decode")
     let goodbyes = frames.compactMap { frame -> WireGoodbye? in
       if case .goodbye(let goodbye) = frame { goodbye } else { nil }
@@ -322,26 +322,6 @@ struct LoopbackFuzzTests {
     return [
       UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF),
     ]
-  }
-
-  /// The complete frames in `bytes`, decoded, and the index of the first complete frame that
-  /// does not decode, if any (an incomplete tail is not an error: the stream may have been
-  /// cut by a reset).
-  private func decodeServerFrames(_ bytes: [UInt8]) -> ([WireServerFrame], Int?) {
-    var frames: [WireServerFrame] = []
-    var offset = 0
-    let decoder = WireDecoder()
-    while bytes.count - offset >= 4 {
-      let length =
-        Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
-        | Int(bytes[offset + 3])
-      guard bytes.count - offset - 4 >= length else { break }
-      guard let frame = try? decoder.decodeServerFrame(bytes[(offset + 4)..<(offset + 4 + length)])
-      else { return (frames, frames.count) }
-      frames.append(frame)
-      offset += 4 + length
-    }
-    return (frames, nil)
   }
 }
 

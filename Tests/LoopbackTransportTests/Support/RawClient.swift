@@ -72,21 +72,8 @@ final class RawClient {
   ///
   /// - Returns: The bytes read, and whether the stream ended (EOF or reset) rather than timed out.
   func readUntilClosed(timeoutSeconds: Int = 20) -> (bytes: [UInt8], closed: Bool) {
-    var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-    _ = setsockopt(
-      descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-      if count > 0 {
-        received.append(contentsOf: buffer[0..<count])
-      } else if count == 0 {
-        return (received, true)
-      } else {
-        return (received, errno == ECONNRESET)
-      }
-    }
+    let (bytes, end) = readToEnd(timeoutSeconds: timeoutSeconds)
+    return (bytes, end != .timedOut)
   }
 
   /// How a read to the end of the stream ended.

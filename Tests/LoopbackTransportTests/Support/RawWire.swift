@@ -15,6 +15,14 @@ enum RawWire {
   /// The complete server frames at the start of `bytes`, decoded; stops at the first that
   /// doesn't decode or is incomplete.
   static func serverFrames(in bytes: [UInt8]) -> [WireServerFrame] {
+    decodeServerFrames(bytes).frames
+  }
+
+  /// The complete server frames at the start of `bytes`, decoded, and the index of the first
+  /// complete frame that does not decode, if any (an incomplete tail is not an error: the
+  /// stream may have been cut by a reset).
+  static func decodeServerFrames(_ bytes: [UInt8]) -> (frames: [WireServerFrame], undecodable: Int?)
+  {
     var frames: [WireServerFrame] = []
     var offset = 0
     let decoder = WireDecoder()
@@ -24,11 +32,13 @@ enum RawWire {
         | Int(bytes[offset + 3])
       guard bytes.count - offset - 4 >= length else { break }
       let payload = bytes[(offset + 4)..<(offset + 4 + length)]
-      guard let frame = try? decoder.decodeServerFrame(payload) else { break }
+      guard let frame = try? decoder.decodeServerFrame(payload) else {
+        return (frames, frames.count)
+      }
       frames.append(frame)
       offset += 4 + length
     }
-    return frames
+    return (frames, nil)
   }
 
   /// The reason of the goodbye among `frames`, if any.
