@@ -20,10 +20,12 @@ let package = Package(
     .library(name: "SessionCore", targets: ["SessionCore"]),
     .library(name: "SessionTransport", targets: ["SessionTransport"]),
     .library(name: "InProcessTransport", targets: ["InProcessTransport"]),
+    .library(name: "VirtualNetwork", targets: ["VirtualNetwork"]),
     .library(name: "SessionService", targets: ["SessionService"]),
     .library(name: "SessionSDK", targets: ["SessionSDK"]),
     .library(name: "SessionTestSupport", targets: ["SessionTestSupport"]),
     .library(name: "LoopbackTransport", targets: ["LoopbackTransport"]),
+    .library(name: "SessionSimulation", targets: ["SessionSimulation"]),
     .executable(name: "sessionsim", targets: ["sessionsim"]),
     .executable(name: "sessionbench", targets: ["sessionbench"]),
     .executable(name: "quickstart-example", targets: ["QuickStartExample"]),
@@ -61,6 +63,16 @@ let package = Package(
     // The in-process network: links with no sockets and no threads (Decision 0015).
     .target(
       name: "InProcessTransport",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    // The deterministic virtual network: a virtual clock, one event queue, faults.
+    .target(
+      name: "VirtualNetwork",
       dependencies: [
         "SessionCore",
         "SessionTransport",
@@ -110,6 +122,21 @@ let package = Package(
         "CLibUV",
         "SessionCore",
         "SessionTransport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: Simulation runs
+    // Scenarios, simulated peers, faults, checks and shrinking, in two modes.
+    .target(
+      name: "SessionSimulation",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+        "SessionService",
+        "SessionSDK",
+        "VirtualNetwork",
+        "LoopbackTransport",
       ],
       swiftSettings: swiftSettings
     ),
@@ -187,6 +214,18 @@ let package = Package(
         "SessionService",
         "SessionTestSupport",
       ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "SessionSimulationTests",
+      dependencies: [
+        "SessionSimulation",
+        "VirtualNetwork",
+        "SessionCore",
+        "SessionSDK",
+        "SessionService",
+      ],
+      resources: [.copy("Scenarios")],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -26,6 +26,18 @@ public final class AudioHelper {
     sdk?.perform(.stopAudio) ?? .uninitialize
   }
 
+  /// What the synthetic microphone hears: speech (`true`) or silence. A simulation's stand-in
+  /// for a real microphone's voice detection; an app never calls it on a device. The service
+  /// counts only an unmuted, connected microphone as talking, and reports the talkers through
+  /// ``VideoSDKDelegate/onUserActiveAudioChanged(_:users:)``.
+  ///
+  /// - Parameter talking: Whether the local user is talking now.
+  /// - Returns: `Errors_Not_In_Session` outside a session.
+  @discardableResult
+  public func simulateTalking(_ talking: Bool) -> VideoSDKError {
+    sdk?.perform(.reportTalking(talking)) ?? .uninitialize
+  }
+
   /// Mutes a user: yourself, or anyone if you are host or manager.
   ///
   /// - Returns: `Errors_Session_No_Rights` for someone else without the role;

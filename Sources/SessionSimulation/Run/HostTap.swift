@@ -1,0 +1,123 @@
+import SessionCore
+import SessionService
+import SessionTransport
+import Synchronization
+
+/// Stands between the world and the service and writes down, per connection, whose it is
+/// and which chat messages the service sent on it: the oracle for "no chat message lost".
+///
+/// > Important: Called on the service's domain (the world's thread, or the server loop in
+/// > loopback mode) and read on the runner's; the record sits behind a mutex.
+final class HostTap: SessionHost {
+  /// What the service did with one connection.
+  struct ConnectionRecord: Sendable {
+    /// The peer it belongs to, once a join or resume named one.
+    var peer: String?
+    /// Whether the service admitted it (sent `.joined`).
+    var admitted = false
+    /// Whether it closed, either side.
+    var closed = false
+    /// Chat message ids sent on it after the admission, in order.
+    var chatIDs: [String] = []
+  }
+
+  private struct Record: Sendable {
+    var connections: [ConnectionID: ConnectionRecord] = [:]
+    var pendingNames: [ConnectionID: String] = [:]
+    var peerOfUser: [UserID: String] = [:]
+    /// Each peer's newest admitted connection.
+    var current: [String: ConnectionID] = [:]
+  }
+
+  let service: SessionService
+  private let record = Mutex(Record())
+
+  init(_ service: SessionService) { self.service = service }
+
+  func attach(output: @escaping (HostOutput) -> Void) {
+    service.attach { [unowned self] item in
+      self.record.withLock { record in HostTap.note(item, in: &record) }
+      output(item)
+    }
+  }
+
+  func connectionOpened(_ connection: ConnectionID, now: Int64) {
+    service.connectionOpened(connection, now: now)
+  }
+
+  func receive(_ message: ClientMessage, from connection: ConnectionID, now: Int64) {
+    record.withLock { record in
+      switch message {
+      case .join(let request): record.pendingNames[connection] = request.userName
+      case .resume(let request):
+        if let peer = record.peerOfUser[request.user] { record.pendingNames[connection] = peer }
+      default: break
+      }
+    }
+    service.receive(message, from: connection, now: now)
+  }
+
+  func connectionClosed(_ connection: ConnectionID, now: Int64) {
+    record.withLock { $0.connections[connection]?.closed = true }
+    service.connectionClosed(connection, now: now)
+  }
+
+  func tick(now: Int64) { service.tick(now: now) }
+
+  /// The chat ids each peer's current connection must have delivered, for connections that
+  /// are still open.
+  func expectedChat() -> [String: [String]] {
+    record.withLock { record in
+      var result: [String: [String]] = [:]
+      for (peer, connection) in record.current {
+        guard let entry = record.connections[connection], !entry.closed else { continue }
+        result[peer] = entry.chatIDs
+      }
+      return result
+    }
+  }
+
+  private static func note(_ item: HostOutput, in record: inout Record) {
+    switch item {
+    case .send(let message, let connection):
+      note(message, on: connection, in: &record)
+    case .broadcast(let message, let group):
+      guard case .events(let batch) = message,
+        batch.events.contains(where: \.isChat)
+      else { return }
+      for connection in group.connections { note(message, on: connection, in: &record) }
+    case .close(let connection, _):
+      record.connections[connection]?.closed = true
+    }
+  }
+
+  private static func note(
+    _ message: ServerMessage, on connection: ConnectionID, in record: inout Record
+  ) {
+    switch message {
+    case .joined(let snapshot, _):
+      guard let peer = record.pendingNames.removeValue(forKey: connection) else { return }
+      record.peerOfUser[snapshot.myself] = peer
+      record.connections[connection] = ConnectionRecord(peer: peer, admitted: true)
+      record.current[peer] = connection
+    case .events(let batch):
+      guard record.connections[connection]?.admitted == true else { return }
+      for event in batch.events {
+        if case .chatMessageReceived(let chat) = event {
+          record.connections[connection]?.chatIDs.append(chat.id)
+        }
+      }
+    case .left:
+      record.connections[connection]?.closed = true
+    default:
+      break
+    }
+  }
+}
+
+extension SessionEvent {
+  fileprivate var isChat: Bool {
+    if case .chatMessageReceived = self { return true }
+    return false
+  }
+}

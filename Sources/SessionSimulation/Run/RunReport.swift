@@ -1,0 +1,73 @@
+import Foundation
+
+/// What a run found: the verdict, each failed expectation, figures, and the line that replays
+/// it.
+///
+/// > Important: A value; `Sendable`.
+public struct RunReport: Sendable, Hashable, Codable {
+  /// One expectation that did not hold.
+  public struct Failure: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Which expectation: `invariants`, `convergence`, `liveness`, `delivery`, `assertion`.
+    public var check: String
+    /// The peer it showed on, if one.
+    public var peer: String?
+    /// Virtual (or real) milliseconds after the start.
+    public var at: Int64
+    /// What broke: expected against actual, with the sequence numbers where they apply.
+    public var detail: String
+
+    public var description: String {
+      "\(check) at \(SimDuration.ms(at))\(peer.map { " on \($0)" } ?? ""): \(detail)"
+    }
+  }
+
+  /// The scenario's name.
+  public var scenario: String
+  /// `deterministic` or `loopback`.
+  public var mode: String
+  /// The seed.
+  public var seed: UInt64
+  /// Whether every expectation held.
+  public var passed: Bool { failures.isEmpty }
+  /// What did not hold, first failure first.
+  public var failures: [Failure]
+  /// How many peers the run had.
+  public var peers: Int
+  /// Milliseconds of run time (virtual in deterministic mode).
+  public var simulatedMilliseconds: Int64
+  /// Wall-clock seconds the run took.
+  public var wallSeconds: Double
+  /// Callbacks delivered to all peers.
+  public var callbacks: Int
+  /// SDK operations performed, and refused by the SDK or service.
+  public var actions: Int
+  /// Operations the SDK refused at once (an error code other than success).
+  public var refusedActions: Int
+  /// Operations skipped because the peer was out, dead or paused.
+  public var skippedActions: Int
+  /// Faults injected.
+  public var faults: Int
+  /// Faults the mode could not inject.
+  public var unsupportedFaults: [String]
+  /// When every replica had converged after the heal, milliseconds after the heal.
+  public var convergedAfterHeal: Int64?
+  /// What was still in flight at the end.
+  public var inFlight: [String]
+  /// The digest of the run's trace (FNV-1a 64 over its lines).
+  public var traceDigest: String
+  /// The command that replays this run.
+  public var replayCommand: String
+
+  /// One summary line: `PASS classroom seed 1: 32 peers, 60s, 1,234 callbacks, 0.8 s`.
+  public var summaryLine: String {
+    let verdict = passed ? "PASS" : "FAIL"
+    var line =
+      "\(verdict) \(scenario) seed \(seed) [\(mode)]: \(peers) peers, "
+      + "\(SimDuration.ms(simulatedMilliseconds)) simulated, \(callbacks) callbacks, "
+      + "\(actions) actions (\(refusedActions) refused, \(skippedActions) skipped), "
+      + "\(faults) faults"
+    if let converged = convergedAfterHeal { line += ", converged \(SimDuration.ms(converged)) after heal" }
+    line += ", \(String(format: "%.2f", wallSeconds)) s wall"
+    return line
+  }
+}

@@ -1,0 +1,189 @@
+import SessionCore
+import SessionSDK
+
+extension ScenarioRunner {
+  // MARK: Assertions at times
+
+  /// Checks an assertion on every live peer it selects.
+  func check(_ assertion: AssertionSpec) {
+    for peer in select(assertion.peers ?? "*") where peer.canAct {
+      for problem in problems(of: assertion, on: peer) {
+        fail("assertion", peer: peer.name, problem)
+      }
+    }
+  }
+
+  private func problems(of assertion: AssertionSpec, on peer: SimulatedPeer) -> [String] {
+    let inSession = peer.isInSession
+    if let expected = assertion.inSession, expected != inSession {
+      return ["expected inSession \(expected), was \(inSession)"]
+    }
+    let state = peer.sdk.store.state
+    var problems: [String] = []
+    func id(_ name: String) -> UserID? { peersByName[name]?.userID }
+    func named(_ id: UserID?) -> String {
+      guard let id else { return "nobody" }
+      return peers.first { $0.userID == id }?.name ?? "user \(id)"
+    }
+    if let host = assertion.host {
+      if state.hostID == nil || state.hostID != id(host) {
+        problems.append("expected host \(host), saw \(named(state.hostID))")
+      }
+    }
+    if let managers = assertion.managers {
+      let expected = Set(managers.compactMap(id))
+      let actual = Set(state.participants.values.filter { $0.role == .manager }.map(\.id))
+      if expected != actual || expected.count != managers.count {
+        problems.append(
+          "expected managers \(managers.sorted()), saw \(actual.map(named).sorted())")
+      }
+    }
+    if let count = assertion.rosterCount, state.participants.count != count {
+      problems.append("expected \(count) users, saw \(state.participants.count)")
+    }
+    for name in assertion.sees ?? [] where id(name).flatMap({ state.participants[$0] }) == nil {
+      problems.append("expected to see \(name)")
+    }
+    for name in assertion.doesNotSee ?? [] where id(name).flatMap({ state.participants[$0] }) != nil {
+      problems.append("expected not to see \(name)")
+    }
+    for name in assertion.sharing ?? [] {
+      if id(name).flatMap({ state.participants[$0] })?.shareStatus.isActive != true {
+        problems.append("expected \(name) to be sharing")
+      }
+    }
+    for name in assertion.videoOn ?? [] {
+      if id(name).flatMap({ state.participants[$0] })?.isVideoOn != true {
+        problems.append("expected \(name)'s video on")
+      }
+    }
+    if let locked = assertion.shareLocked, state.isShareLocked != locked {
+      problems.append("expected share locked \(locked), was \(state.isShareLocked)")
+    }
+    if !inSession, !problems.isEmpty { return ["not in the session (\(problems[0]))"] }
+    return problems
+  }
+
+  // MARK: Convergence
+
+  /// The first way the replicas and the service disagree, or `nil` when every live peer that
+  /// wants the session holds the service's state and the service lists exactly those peers.
+  func divergence() -> String? {
+    let name = scenario.session.name
+    let service = world.serviceState(ofSession: name)
+    let facts = service?.sharedFacts
+    let serviceSequence = world.serviceSequence(ofSession: name) ?? 0
+    var inSessionIDs: Set<UserID> = []
+    for peer in peers {
+      switch peer.life {
+      case .dead, .paused:
+        continue
+      case .alive:
+        break
+      }
+      let inSession = peer.isInSession
+      if peer.wantsSession && !inSession {
+        return "\(peer.name) wants the session but is not in it"
+      }
+      guard inSession else { continue }
+      guard let facts else {
+        return "\(peer.name) is in a session the service does not have"
+      }
+      let replica = peer.sdk.store.state
+      if let id = replica.myselfID { inSessionIDs.insert(id) }
+      if replica.sharedFacts != facts {
+        return "\(peer.name) at service sequence \(peer.sdk.lastServiceSequence) "
+          + "(service at \(serviceSequence)): "
+          + FactsDiff.first(expected: facts, actual: replica.sharedFacts)
+      }
+    }
+    if let facts {
+      for participant in facts.participants.values where !inSessionIDs.contains(participant.id) {
+        let owner = peers.first { $0.userID == participant.id }
+        let why: String
+        switch owner?.life {
+        case .dead?: why = "a dead peer"
+        case .paused?: why = "a paused peer"
+        default: why = "no live peer in the session"
+        }
+        return "the service lists \(participant.name) (\(participant.id)), \(why)"
+      }
+    }
+    return nil
+  }
+
+  // MARK: The end
+
+  /// Convergence, liveness and the delivery properties, once the run has settled.
+  func finalChecks(at elapsed: Int64) {
+    let divergence = divergence()
+    if convergedAt == nil {
+      fail(
+        "liveness", peer: nil,
+        "not converged within \(scenario.expect.liveness) after the heal: "
+          + (divergence ?? "converged only after the window"))
+    }
+    if scenario.expect.convergence, let divergence {
+      fail("convergence", peer: nil, divergence)
+    }
+    guard scenario.expect.delivery else { return }
+    let expectedChat = world.expectedChat()
+    for peer in peers {
+      for problem in peer.monitor.problems.prefix(5) {
+        fail("delivery", peer: peer.name, problem)
+      }
+      guard peer.canAct, peer.isInSession else { continue }
+      let roster = Set(peer.sdk.store.state.participants.keys)
+      let known = peer.monitor.known
+      for missing in roster.subtracting(known).sorted().prefix(3) {
+        fail("delivery", peer: peer.name, "no onUserJoin for \(missing), who is present")
+      }
+      for extra in known.subtracting(roster).sorted().prefix(3) {
+        fail("delivery", peer: peer.name, "no onUserLeave for \(extra), who is gone")
+      }
+      let lost = (expectedChat[peer.name] ?? []).filter { !peer.monitor.chatIDs.contains($0) }
+      if let first = lost.first {
+        fail(
+          "delivery", peer: peer.name,
+          "\(lost.count) chat messages sent on its open connection never arrived "
+            + "(first: \(first))")
+      }
+    }
+  }
+}
+
+/// The first difference between two sets of shared facts, in words.
+enum FactsDiff {
+  static func first(expected: SharedSessionFacts, actual: SharedSessionFacts) -> String {
+    if expected.sessionName != actual.sessionName {
+      return "session name expected \(String(describing: expected.sessionName)), "
+        + "actual \(String(describing: actual.sessionName))"
+    }
+    for participant in expected.participants.values.sorted(by: { $0.joinOrder < $1.joinOrder }) {
+      guard let mine = actual.participants[participant.id] else {
+        return "expected \(participant.name) (\(participant.id)) present, actual absent"
+      }
+      if mine != participant {
+        return "\(participant.name) (\(participant.id)) expected \(participant), actual \(mine)"
+      }
+    }
+    for participant in actual.participants.values
+    where expected.participants[participant.id] == nil {
+      return "expected \(participant.name) (\(participant.id)) absent, actual present"
+    }
+    if expected.hostID != actual.hostID {
+      return "host expected \(String(describing: expected.hostID)), "
+        + "actual \(String(describing: actual.hostID))"
+    }
+    if expected.shareSetting != actual.shareSetting {
+      return "share setting expected \(expected.shareSetting), actual \(actual.shareSetting)"
+    }
+    if expected.shares != actual.shares {
+      return "shares expected \(expected.shares), actual \(actual.shares)"
+    }
+    if expected.chatPrivilege != actual.chatPrivilege {
+      return "chat privilege expected \(expected.chatPrivilege), actual \(actual.chatPrivilege)"
+    }
+    return "active speakers expected \(expected.activeSpeakers), actual \(actual.activeSpeakers)"
+  }
+}

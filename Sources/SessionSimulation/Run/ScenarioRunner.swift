@@ -1,0 +1,257 @@
+import Foundation
+import SessionCore
+import SessionSDK
+import SessionService
+import SessionTransport
+import VirtualNetwork
+
+/// How a run goes, beyond what the scenario says.
+///
+/// > Important: A value; `Sendable`.
+public struct RunOptions: Sendable {
+  /// The seed; every random draw of the run comes from it.
+  public var seed: UInt64
+  /// Draw network and fault rates from the scenario's swarm ranges.
+  public var swarm: Bool
+  /// Keep the trace's lines (for `--trace`); the digest is computed either way.
+  public var keepsTrace: Bool
+  /// Called with a short progress line now and then (a terminal's live line).
+  public var progress: (@Sendable (String) -> Void)?
+  /// The replay command's arguments besides the scenario and seed (`--mode loopback`, …).
+  public var replayArguments: [String]
+
+  /// Makes options.
+  public init(
+    seed: UInt64, swarm: Bool = false, keepsTrace: Bool = false,
+    progress: (@Sendable (String) -> Void)? = nil, replayArguments: [String] = []
+  ) {
+    self.seed = seed
+    self.swarm = swarm
+    self.keepsTrace = keepsTrace
+    self.progress = progress
+    self.replayArguments = replayArguments
+  }
+}
+
+/// The credentials every simulated service accepts.
+public enum SimulationCredentials {
+  /// The SDK key.
+  public static let key = "sim-key"
+  /// The SDK secret.
+  public static let secret = "sim-secret-not-for-production"
+}
+
+/// Runs one scenario with one seed in one world: schedules the joins, actions, behaviours and
+/// faults, watches every replica, heals, checks convergence and liveness, and reports.
+///
+/// > Important: Confined to the world's domain (see ``SimulationWorld``): everything but
+/// > ``run()`` runs inside work the world runs. `@unchecked Sendable` only so that the
+/// > world's scheduled work can carry it there.
+public final class ScenarioRunner: @unchecked Sendable {
+  let scenario: Scenario
+  let options: RunOptions
+  let world: any SimulationWorld
+  let streams: RandomStreams
+  let minter = TokenMinter(appKey: SimulationCredentials.key, secret: SimulationCredentials.secret)
+  var peers: [SimulatedPeer] = []
+  var peersByName: [String: SimulatedPeer] = [:]
+  var failures: [RunReport.Failure] = []
+  var trace = RunTrace()
+  var actionCount = 0
+  var refusedCount = 0
+  var skippedCount = 0
+  var faultCount = 0
+  var unsupported: [String] = []
+  var healedAt: Int64?
+  var convergedAt: Int64?
+  /// The network each peer has when not impaired, per direction.
+  var baseLinks: [String: NetworkSpec] = [:]
+  /// Total skew per peer.
+  var skews: [String: Int64] = [:]
+  var serviceDown = false
+  /// The failures' cap: past it the run stops recording (the first ones matter).
+  let failureLimit = 50
+  var chatCounter = 0
+
+  /// Makes a runner.
+  ///
+  /// - Parameters:
+  ///   - scenario: A validated scenario (see ``ScenarioLoader``).
+  ///   - world: Where to run it; fresh.
+  ///   - options: The seed and the rest.
+  public init(scenario: Scenario, world: any SimulationWorld, options: RunOptions) {
+    self.scenario = scenario
+    self.world = world
+    self.options = options
+    self.streams = RandomStreams(seed: options.seed)
+    trace.keepsLines = options.keepsTrace
+  }
+
+  /// Runs the scenario to its end and reports.
+  ///
+  /// - Returns: The report.
+  /// - Throws: What the world throws when it cannot run (a loop that stopped).
+  public func run() throws -> RunReport {
+    let wallStart = ContinuousClock.now
+    let effective = options.swarm ? SwarmDraw.apply(to: scenario, streams: streams) : scenario
+    try world.perform { self.setUp(effective) }
+    let end = effective.duration.milliseconds
+    let livenessEnd = end + effective.expect.liveness.milliseconds
+    // The scripted part, then the heal and the liveness phase, checked every 250 ms.
+    try runReporting(until: end)
+    try world.perform { self.healEverything(at: end) }
+    var checkpoint = end
+    while checkpoint < livenessEnd {
+      checkpoint = min(livenessEnd, checkpoint + 250)
+      try runReporting(until: checkpoint)
+      if try world.perform({ self.divergence() == nil }) {
+        convergedAt = checkpoint - end
+        break
+      }
+    }
+    // Let what the convergence caused settle before the final checks.
+    let finalTime = checkpoint + 1_000
+    try world.run(until: finalTime)
+    try world.perform { self.finalChecks(at: finalTime) }
+    let inFlight = try world.perform { self.world.finish() }
+    let seconds = wallStart.duration(to: .now)
+    let wallSeconds =
+      Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18
+    let callbacks = try world.perform { self.peers.reduce(0) { $0 + $1.callbackCount } }
+    return RunReport(
+      scenario: effective.name, mode: world.modeName, seed: options.seed,
+      failures: failures.sorted { $0.at < $1.at }, peers: peers.count,
+      simulatedMilliseconds: checkpoint + 1_000, wallSeconds: wallSeconds,
+      callbacks: callbacks, actions: actionCount, refusedActions: refusedCount,
+      skippedActions: skippedCount, faults: faultCount, unsupportedFaults: unsupported,
+      convergedAfterHeal: convergedAt, inFlight: inFlight, traceDigest: trace.digestText,
+      replayCommand: replayCommand())
+  }
+
+  /// The trace's lines, when the options kept them.
+  public var traceLines: [String] { trace.lines }
+
+  private func runReporting(until elapsed: Int64) throws {
+    guard let progress = options.progress else {
+      try world.run(until: elapsed)
+      return
+    }
+    var now = (try? world.perform { self.world.elapsed }) ?? 0
+    while now < elapsed {
+      now = min(elapsed, now + 1_000)
+      try world.run(until: now)
+      let reached = now
+      let line = try world.perform {
+        let inSession = self.peers.count { $0.canAct && $0.isInSession }
+        return "\(self.scenario.name) seed \(self.options.seed): \(SimDuration.ms(reached)), "
+          + "\(inSession)/\(self.peers.count) in session, \(self.failures.count) failures"
+      }
+      progress(line)
+    }
+  }
+
+  func replayCommand() -> String {
+    var parts = ["sessionsim", "run", "<scenario>", "--seed", "\(options.seed)"]
+    if options.swarm { parts.append("--swarm") }
+    parts += options.replayArguments
+    return parts.joined(separator: " ")
+  }
+
+  // MARK: Setting up
+
+  private func setUp(_ scenario: Scenario) {
+    var index = 0
+    for spec in scenario.peers {
+      for (place, name) in spec.names.enumerated() {
+        let peer = SimulatedPeer(name: name, spec: spec, index: index) { [unowned self] peer in
+          self.makeInstance(for: peer)
+        }
+        index += 1
+        peers.append(peer)
+        peersByName[name] = peer
+        let base = (scenario.network ?? NetworkSpec()).overridden(by: spec.network)
+        baseLinks[name] = base
+        applyLinks(base, to: name)
+        if let skew = spec.clockSkewMilliseconds, skew != 0 {
+          skews[name] = skew
+          if !world.inject(.clockSkew(name, skew)) { unsupported.append("clock skew") }
+        }
+        if let time = spec.joinTime(of: place) {
+          schedule(at: time) { $0.join(peer) }
+        }
+      }
+    }
+    for action in scenario.actions {
+      schedule(at: action.at.milliseconds) { $0.perform(action) }
+    }
+    for fault in scenario.faults {
+      schedule(at: fault.at.milliseconds) { $0.inject(fault) }
+    }
+    scheduleBehaviours(scenario)
+    scheduleRandomFaults(scenario)
+    for assertion in scenario.expect.assertions {
+      schedule(at: assertion.at.milliseconds) { $0.check(assertion) }
+    }
+  }
+
+  /// Schedules work for this runner at `elapsed` milliseconds.
+  func schedule(at elapsed: Int64, _ work: @escaping @Sendable (ScenarioRunner) -> Void) {
+    world.schedule(at: elapsed) { [self] in
+      work(self)
+      self.drainWorldTrace()
+    }
+  }
+
+  func applyLinks(_ network: NetworkSpec, to peer: String) {
+    let up = network.link(uplink: true)
+    let down = network.link(uplink: false)
+    if up != LinkSpec() || down != LinkSpec() || baseLinks[peer] != network {
+      if !world.inject(.impair(peer, .uplink, up)) { noteUnsupported("link behaviour") }
+      if !world.inject(.impair(peer, .downlink, down)) { noteUnsupported("link behaviour") }
+    }
+  }
+
+  func noteUnsupported(_ what: String) {
+    if !unsupported.contains(what) { unsupported.append(what) }
+  }
+
+  private func makeInstance(for peer: SimulatedPeer) -> VideoSDK {
+    let sdk = VideoSDK()
+    let clock = world.clock(for: peer.name)
+    let params = InitParams(
+      domain: "sim.sessionengine", transport: world.transport(for: peer.name), clock: clock)
+    params.reconnectAttempts = 3
+    _ = sdk.initialize(params)
+    sdk.store.checksInvariants = false
+    let checksDelivery = scenario.expect.delivery
+    let incarnation = peer.incarnation
+    sdk.callbackObserver = { [unowned self, unowned peer] callback in
+      guard peer.incarnation == incarnation else { return }
+      peer.observe(callback, checksDelivery: checksDelivery)
+      self.trace.record(peer: peer.index, at: self.world.elapsed, callback)
+      self.afterCallback(callback, of: peer)
+    }
+    if scenario.expect.invariants {
+      _ = sdk.store.addObserver { [unowned self, unowned peer] applied, state in
+        guard peer.incarnation == incarnation else { return }
+        let violations = state.checkInvariants()
+        guard !violations.isEmpty else { return }
+        self.fail(
+          "invariants", peer: peer.name,
+          "after \(applied.event.name) (applied #\(applied.sequence)): "
+            + violations.map(\.description).joined(separator: "; "))
+      }
+    }
+    return sdk
+  }
+
+  func fail(_ check: String, peer: String?, _ detail: String) {
+    guard failures.count < failureLimit else { return }
+    failures.append(
+      RunReport.Failure(check: check, peer: peer, at: world.elapsed, detail: detail))
+  }
+
+  private func drainWorldTrace() {
+    for line in world.drainTrace() { trace.recordNetwork(line) }
+  }
+}

@@ -1,0 +1,84 @@
+import SessionCore
+import SessionSDK
+
+/// One peer of a run: its spec, its SDK instance (a fresh one after each kill), what its
+/// callbacks said, and the invariant violations its replica showed.
+///
+/// > Important: Confined to the world's domain, like the SDK instance it holds; `@unchecked
+/// > Sendable` only so that the world's scheduled work (which runs there) can carry it.
+final class SimulatedPeer: @unchecked Sendable {
+  /// Where the peer's process is.
+  enum Life: Sendable, Equatable {
+    /// Running.
+    case alive
+    /// Stopped; resumes later.
+    case paused
+    /// Killed; a restart makes a fresh instance.
+    case dead
+  }
+
+  let name: String
+  let spec: PeerSpec
+  /// The peer's place in the run's peer list: its trace id.
+  let index: Int
+  private(set) var sdk: VideoSDK
+  var life: Life = .alive
+  /// Whether the peer wants to be in the session (it joined and did not leave on purpose).
+  var wantsSession = false
+  /// How many times the peer's instance was replaced by a restart.
+  private(set) var incarnation = 0
+  var monitor = DeliveryMonitor()
+  /// Violations of the replica's invariants, with the event after which they showed.
+  var invariantProblems: [String] = []
+  /// Callbacks seen, all incarnations.
+  private(set) var callbackCount = 0
+  /// The newest chat message this peer sent, for `deleteChat`.
+  var lastSentChat: String?
+  /// The peer's annotation helper, once it started annotating.
+  var annotationHelper: AnnotationHelper?
+  /// Whether the peer's synthetic microphone hears speech.
+  var isTalking = false
+  /// The callback lines for the trace, since the runner last took them.
+  var traceLines: [String] = []
+  private let makeInstance: (SimulatedPeer) -> VideoSDK
+
+  init(
+    name: String, spec: PeerSpec, index: Int, makeInstance: @escaping (SimulatedPeer) -> VideoSDK
+  ) {
+    self.name = name
+    self.spec = spec
+    self.index = index
+    self.makeInstance = makeInstance
+    self.sdk = VideoSDK()
+    self.sdk = makeInstance(self)
+  }
+
+  /// A fresh instance after a kill: nothing of the old one's state survives.
+  func reincarnate() {
+    incarnation += 1
+    monitor = DeliveryMonitor()
+    annotationHelper = nil
+    isTalking = false
+    wantsSession = false
+    sdk = makeInstance(self)
+  }
+
+  /// Whether the peer can act now: alive and running.
+  var canAct: Bool { life == .alive }
+
+  /// The user id the service gave this peer's newest join.
+  private(set) var lastUserID: UserID?
+
+  /// The peer's user id: its replica's, or the last one it had.
+  var userID: UserID? { sdk.store.state.myselfID ?? lastUserID }
+
+  /// Whether the instance is in the session.
+  var isInSession: Bool { sdk.isInSession() }
+
+  /// Records one callback of the current instance.
+  func observe(_ callback: VideoSDKCallback, checksDelivery: Bool) {
+    callbackCount += 1
+    if case .onSessionJoin = callback { lastUserID = sdk.store.state.myselfID }
+    if checksDelivery { monitor.observe(callback) }
+  }
+}

@@ -1,0 +1,92 @@
+import SessionCore
+import SessionService
+import SessionTransport
+
+/// Where a run happens: a clock, a way to schedule work on it, links for each peer, the
+/// service, and the faults the mode can inject. ``DeterministicWorld`` is the virtual network
+/// and clock; ``LoopbackWorld`` is libuv, real sockets and real time.
+///
+/// The runner touches peers and the service only inside work the world runs (scheduled work
+/// and ``perform(_:)``), on the world's one domain: the caller's thread in deterministic mode,
+/// the client loop in loopback mode.
+///
+/// > Important: Each world says which thread owns it; the runner calls ``run(until:)`` and
+/// > ``perform(_:)`` from the thread that made the world.
+public protocol SimulationWorld: AnyObject {
+  /// The mode's name for reports: `deterministic` or `loopback`.
+  var modeName: String { get }
+  /// Milliseconds since the run started, as the world's clock says (on the world's domain).
+  var elapsed: Int64 { get }
+  /// The wall time the run's start stands for, in milliseconds since 1970 (tokens use it).
+  var epochMilliseconds: Int64 { get }
+  /// Runs `work` on the world's domain at `elapsed` milliseconds (at once when past).
+  func schedule(at elapsed: Int64, _ work: @escaping @Sendable () -> Void)
+  /// Lets the world run until its clock reads `elapsed`: every work due by then has run.
+  func run(until elapsed: Int64) throws
+  /// Runs `body` on the world's domain and waits for it.
+  func perform<Result: Sendable>(_ body: @escaping @Sendable () -> Result) throws -> Result
+  /// The links a peer's SDK instance uses (on the world's domain).
+  func transport(for peer: String) -> any SessionLinkFactory
+  /// The peer's clock in milliseconds since 1970 (on the world's domain).
+  func clock(for peer: String) -> () -> Int64
+  /// The service's state of a session, if it lives (on the world's domain).
+  func serviceState(ofSession name: String) -> SessionState?
+  /// The service's newest sequence number in a session, if it lives (on the world's domain).
+  func serviceSequence(ofSession name: String) -> UInt64?
+  /// Per peer, the chat message ids the service sent on that peer's current, still-open
+  /// connection: what the peer's callbacks must have delivered (see the delivery check).
+  func expectedChat() -> [String: [String]]
+  /// Injects a fault; returns false when the mode cannot (the runner records that).
+  func inject(_ fault: WorldFault) -> Bool
+  /// The world's own record of what happened (network events), for the trace, since the
+  /// last call; empty when the mode keeps none.
+  func drainTrace() -> [String]
+  /// Ends the run: what was still in flight, one line each.
+  func finish() -> [String]
+}
+
+/// A fault as a world applies it, peers already resolved to names.
+public enum WorldFault: Sendable, Hashable, CustomStringConvertible {
+  /// Cut `a` from `b` (both may hold `"service"`); one way blocks only a → b.
+  case partition([String], [String], oneWay: Bool)
+  /// Heal every partition and release every hold.
+  case heal
+  /// Hold a direction of a peer's link.
+  case hold(String, FaultDirection)
+  /// Release it.
+  case release(String, FaultDirection)
+  /// The peer's node dies.
+  case kill(String)
+  /// The peer's node lives again (a fresh process).
+  case revive(String)
+  /// The peer's process stops.
+  case pause(String)
+  /// It continues.
+  case resume(String)
+  /// The service dies with its state.
+  case killService
+  /// A fresh service starts.
+  case startService
+  /// The peer's clock moves by this many milliseconds (total skew).
+  case clockSkew(String, Int64)
+  /// The peer's link gets this behaviour in a direction.
+  case impair(String, FaultDirection, LinkSpec)
+
+  public var description: String {
+    switch self {
+    case .partition(let a, let b, let oneWay):
+      "partition \(a.joined(separator: ",")) \(oneWay ? "->" : "<->") \(b.joined(separator: ","))"
+    case .heal: "heal"
+    case .hold(let peer, let direction): "hold \(peer) \(direction.rawValue)"
+    case .release(let peer, let direction): "release \(peer) \(direction.rawValue)"
+    case .kill(let peer): "kill \(peer)"
+    case .revive(let peer): "revive \(peer)"
+    case .pause(let peer): "pause \(peer)"
+    case .resume(let peer): "resume \(peer)"
+    case .killService: "kill service"
+    case .startService: "start service"
+    case .clockSkew(let peer, let skew): "clock skew \(peer) \(skew) ms"
+    case .impair(let peer, let direction, _): "impair \(peer) \(direction.rawValue)"
+    }
+  }
+}

@@ -1,0 +1,96 @@
+/// What must hold in a run.
+///
+/// > Important: A value; `Sendable`.
+public struct Expectations: Sendable, Hashable, Codable {
+  /// Every replica's (and the service's) state keeps the reducer's invariants after every
+  /// event (default true).
+  public var invariants: Bool
+  /// At the end, every live peer in the session holds the service's state, and the service
+  /// lists exactly the peers in the session (default true).
+  public var convergence: Bool
+  /// After the last fault heals, every live replica converges within this long (default 20 s;
+  /// it must exceed the heartbeat timeout plus the reconnect grace when peers die).
+  public var liveness: SimDuration
+  /// The delivery properties: no duplicate or missing `onUserJoin`/`onUserLeave`, no chat
+  /// message lost or duplicated, every peer's callbacks well formed (default true).
+  public var delivery: Bool
+  /// Checks at times.
+  public var assertions: [AssertionSpec]
+
+  /// Makes expectations.
+  public init(
+    invariants: Bool = true, convergence: Bool = true, liveness: SimDuration = .seconds(20),
+    delivery: Bool = true, assertions: [AssertionSpec] = []
+  ) {
+    self.invariants = invariants
+    self.convergence = convergence
+    self.liveness = liveness
+    self.delivery = delivery
+    self.assertions = assertions
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case invariants, convergence, liveness, delivery, assertions
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    invariants = try container.decodeIfPresent(Bool.self, forKey: .invariants) ?? true
+    convergence = try container.decodeIfPresent(Bool.self, forKey: .convergence) ?? true
+    liveness = try container.decodeIfPresent(SimDuration.self, forKey: .liveness) ?? .seconds(20)
+    delivery = try container.decodeIfPresent(Bool.self, forKey: .delivery) ?? true
+    assertions = try container.decodeIfPresent([AssertionSpec].self, forKey: .assertions) ?? []
+  }
+}
+
+/// A check at a time, on every selected live peer's replica (users by peer name): "at 20 s
+/// every peer sees the teacher as host".
+///
+/// Each stated field must hold; a peer that is not in the session fails every field but
+/// `inSession: false`.
+///
+/// > Important: A value; `Sendable`.
+public struct AssertionSpec: Sendable, Hashable, Codable {
+  /// When, after the start.
+  public var at: SimDuration
+  /// Whose replicas: a name or a `*` pattern (default every live peer).
+  public var peers: String?
+  /// Whether the peer is in the session.
+  public var inSession: Bool?
+  /// Who the host is, by peer name.
+  public var host: String?
+  /// The managers, by peer name, in any order.
+  public var managers: [String]?
+  /// How many users the roster holds.
+  public var rosterCount: Int?
+  /// Users the roster must hold, by peer name.
+  public var sees: [String]?
+  /// Users the roster must not hold, by peer name.
+  public var doesNotSee: [String]?
+  /// Users who must be sharing, by peer name.
+  public var sharing: [String]?
+  /// Users whose video must be on, by peer name.
+  public var videoOn: [String]?
+  /// Whether the share is locked.
+  public var shareLocked: Bool?
+
+  /// Makes an assertion.
+  public init(
+    at: SimDuration, peers: String? = nil, inSession: Bool? = nil, host: String? = nil,
+    managers: [String]? = nil, rosterCount: Int? = nil, sees: [String]? = nil,
+    doesNotSee: [String]? = nil, sharing: [String]? = nil, videoOn: [String]? = nil,
+    shareLocked: Bool? = nil
+  ) {
+    self.at = at
+    self.peers = peers
+    self.inSession = inSession
+    self.host = host
+    self.managers = managers
+    self.rosterCount = rosterCount
+    self.sees = sees
+    self.doesNotSee = doesNotSee
+    self.sharing = sharing
+    self.videoOn = videoOn
+    self.shareLocked = shareLocked
+  }
+}

@@ -1,0 +1,170 @@
+import SessionCore
+import SessionService
+import SessionTransport
+import VirtualNetwork
+
+/// The deterministic mode: the service and every SDK instance on one ``VirtualNetwork``, in
+/// the caller's thread, on a virtual clock that moves only when the run moves it. The same
+/// scenario and seed give the same trace, byte for byte.
+///
+/// > Important: Confined to the thread that made it, with everything on its network.
+public final class DeterministicWorld: SimulationWorld {
+  /// The network everything runs on.
+  public let network: VirtualNetwork
+  private let serviceConfiguration: ServiceConfiguration
+  private var tap: HostTap
+  private var traceBuffer: [String] = []
+  private let tracesNetwork: Bool
+
+  /// Makes a world.
+  ///
+  /// - Parameters:
+  ///   - seed: The run's seed; the network and the service draw from their own streams of it.
+  ///   - service: The service's configuration.
+  ///   - network: The network's timeouts and defaults.
+  ///   - tracesNetwork: Whether every network event goes into the run's trace.
+  public init(
+    seed: UInt64, service: ServiceConfiguration,
+    network: VirtualNetworkConfiguration = VirtualNetworkConfiguration(),
+    tracesNetwork: Bool = false
+  ) {
+    self.network = VirtualNetwork(seed: seed, configuration: network)
+    self.serviceConfiguration = service
+    self.tracesNetwork = tracesNetwork
+    tap = HostTap(SessionService(configuration: service))
+    self.network.startHost(tap)
+    if tracesNetwork {
+      self.network.observer = { [unowned self] event in
+        self.traceBuffer.append(event.description)
+      }
+    }
+  }
+
+  public var modeName: String { "deterministic" }
+  public var elapsed: Int64 { network.now / 1_000 }
+  public var epochMilliseconds: Int64 { network.configuration.epochMilliseconds }
+
+  public func schedule(at elapsed: Int64, _ work: @escaping @Sendable () -> Void) {
+    network.schedule(at: max(network.now, Self.micro(elapsed)), work)
+  }
+
+  public func run(until elapsed: Int64) throws {
+    network.run(until: max(network.now, Self.micro(elapsed)))
+  }
+
+  public func perform<Result: Sendable>(_ body: @escaping @Sendable () -> Result) throws -> Result {
+    body()
+  }
+
+  public func transport(for peer: String) -> any SessionLinkFactory { network.peer(peer) }
+
+  public func clock(for peer: String) -> () -> Int64 { network.peer(peer).clock }
+
+  public func serviceState(ofSession name: String) -> SessionState? {
+    network.isHostRunning ? tap.service.state(ofSession: name) : nil
+  }
+
+  public func serviceSequence(ofSession name: String) -> UInt64? {
+    network.isHostRunning ? tap.service.lastSequence(ofSession: name) : nil
+  }
+
+  public func expectedChat() -> [String: [String]] { tap.expectedChat() }
+
+  public func inject(_ fault: WorldFault) -> Bool {
+    switch fault {
+    case .partition(let a, let b, let oneWay):
+      network.partition(Set(a), Set(b), oneWay: oneWay)
+    case .heal:
+      network.heal()
+    case .hold(let peer, let direction):
+      for side in Self.sides(direction) { network.hold(peer: peer, direction: side) }
+    case .release(let peer, let direction):
+      for side in Self.sides(direction) { network.release(peer: peer, direction: side) }
+    case .kill(let peer):
+      network.kill(peer: peer)
+    case .revive(let peer):
+      network.peer(peer).restart()
+    case .pause(let peer):
+      network.pause(peer: peer)
+    case .resume(let peer):
+      network.resume(peer: peer)
+    case .killService:
+      network.killHost()
+    case .startService:
+      tap = HostTap(SessionService(configuration: serviceConfiguration))
+      network.startHost(tap)
+    case .clockSkew(let peer, let skew):
+      network.setClockSkew(peer: peer, milliseconds: skew)
+    case .impair(let peer, let direction, let link):
+      for side in Self.sides(direction) {
+        network.setBehavior(link.behavior, peer: peer, direction: side)
+      }
+    }
+    return true
+  }
+
+  public func drainTrace() -> [String] {
+    guard tracesNetwork, !traceBuffer.isEmpty else { return [] }
+    defer { traceBuffer.removeAll(keepingCapacity: true) }
+    return traceBuffer
+  }
+
+  public func finish() -> [String] { network.finish().map(\.description) }
+
+  private static func micro(_ milliseconds: Int64) -> Int64 {
+    milliseconds.multipliedReportingOverflow(by: 1_000).overflow
+      ? Int64.max / 2 : milliseconds * 1_000
+  }
+
+  private static func sides(_ direction: FaultDirection) -> [LinkDirection] {
+    switch direction {
+    case .uplink: [.uplink]
+    case .downlink: [.downlink]
+    case .both: [.uplink, .downlink]
+    }
+  }
+}
+
+extension LinkSpec {
+  /// The virtual network's behaviour for this spec (milliseconds as the network takes them).
+  public var behavior: LinkBehavior {
+    let minimum = Double(delay?.milliseconds ?? 0)
+    let spread: DelayDistribution
+    if let distribution {
+      switch distribution.kind {
+      case .constant:
+        spread = .constant
+      case .uniform:
+        spread = .uniform(max: Double(distribution.max?.milliseconds ?? 0))
+      case .normal:
+        spread = .normal(
+          mean: Double(distribution.mean?.milliseconds ?? 0),
+          standardDeviation: Double(distribution.standardDeviation?.milliseconds ?? 0))
+      case .exponential:
+        spread = .exponential(mean: Double(distribution.mean?.milliseconds ?? 0))
+      case .pareto:
+        spread = .pareto(
+          scale: Double(distribution.scale?.milliseconds ?? 1), shape: distribution.shape ?? 2)
+      }
+    } else {
+      spread = .constant
+    }
+    let lossModel: LossModel
+    if let loss, loss > 0 {
+      if let burst = burstLength, burst > 1 {
+        lossModel = .gilbertElliott(lossRate: loss, meanBurstLength: burst)
+      } else {
+        lossModel = .bernoulli(loss)
+      }
+    } else {
+      lossModel = .none
+    }
+    return LinkBehavior(
+      minimumDelay: minimum, distribution: spread, jitter: Double(jitter?.milliseconds ?? 0),
+      loss: lossModel,
+      bandwidth: bandwidth.map {
+        Bandwidth(bitsPerSecond: $0.bitsPerSecond, queueLimitBytes: queueBytes ?? 65_536)
+      },
+      duplicateProbability: duplicate ?? 0, allowsReordering: reorder ?? false)
+  }
+}
