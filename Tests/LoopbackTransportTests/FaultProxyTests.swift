@@ -656,8 +656,9 @@ struct FaultProxySDKTests {
       try waitUntil { try world.linkCloses("Alan").first?.hasSuffix("closedByPeer") == true },
       "\((try? world.linkCloses("Alan")) ?? [])")
     #expect(
-      world.harness.serverLog.closes.contains { $0.message.contains("peer closed") },
-      "\(world.harness.serverLog.closes)")
+      waitUntil {
+        world.harness.serverLog.closes.contains { $0.message.contains("peer closed") }
+      }, "\(world.harness.serverLog.closes)")
     #expect(grace.waitFor(.onUserLeave([alanID])))
     try world.harness.waitForConvergence([grace])
     #expect(try world.harness.serviceFacts()?.participants[alanID] == nil)
