@@ -46,6 +46,15 @@ final class OutboundBuffer {
     count = needed
   }
 
+  /// Appends raw bytes (no frame header).
+  func appendBytes(_ bytes: UnsafeRawBufferPointer) {
+    guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+    let needed = count + bytes.count
+    if needed > capacity { grow(to: needed) }
+    (base + count).copyMemory(from: source, byteCount: bytes.count)
+    count = needed
+  }
+
   private func grow(to needed: Int) {
     let newCapacity = max(needed, capacity * 2)
     guard let grown = realloc(base, newCapacity) else {
@@ -100,6 +109,15 @@ struct OutgoingSlot: ~Copyable {
     // The slot owns a reference until `take()`, which `write` (it fills the bytes it is
     // given) cannot reach.
     reference._withUnsafeGuaranteedRef { $0.appendFrame(length: length, write) }
+    return true
+  }
+
+  /// Appends raw bytes to the buffer held, if any.
+  ///
+  /// - Returns: Whether a buffer was held (the bytes were appended).
+  func appendBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard let reference else { return false }
+    reference._withUnsafeGuaranteedRef { $0.appendBytes(bytes) }
     return true
   }
 }

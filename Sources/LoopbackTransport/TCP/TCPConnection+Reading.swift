@@ -41,6 +41,11 @@ extension TCPConnection {
     // stream again while its reads fill the buffer) heard the peer then, not at the turn's
     // start. One `clock_gettime` per read, which carries dozens of frames in a fan-out.
     lastReadTime = loop.currentTime
+    // A byte stream (a proxy) takes the read whole and leaves the framing alone.
+    if let onBytes {
+      onBytes(bytes)
+      return
+    }
     // Loaded once per read, not once per frame: a read carries dozens of frames in a fan-out,
     // and each load retains the closure. The frames of one read go to the closure set when it
     // arrived.

@@ -60,6 +60,31 @@ extension TCPConnection {
     return true
   }
 
+  /// Queues raw bytes, with no frame header: for a stream that forwards bytes it read
+  /// (``FaultProxy``). Written with everything else queued this loop turn, in order; the same
+  /// write-queue bound applies.
+  ///
+  /// - Parameter bytes: The bytes; copied before `send` returns.
+  /// - Returns: `false` if the bytes were not queued: the connection is closing or closed, or
+  ///   queuing them would exceed ``TCPConfiguration/maxQueuedWriteBytes`` (the connection then
+  ///   closes with ``CloseReason/writeQueueOverflow``).
+  @discardableResult
+  package func send(rawBytes bytes: UnsafeRawBufferPointer) -> Bool {
+    loop.assertInEventLoop()
+    guard case .active = state else { return false }
+    guard !bytes.isEmpty else { return true }
+    guard queuedWriteBytes + bytes.count <= configuration.maxQueuedWriteBytes else {
+      closeNow(.writeQueueOverflow)
+      return false
+    }
+    if outgoing.appendBytes(bytes) { return true }
+    let buffer = takeBuffer()
+    buffer.appendBytes(bytes)
+    outgoing.hold(buffer)
+    scheduleFlush()
+    return true
+  }
+
   /// Bytes waiting to be written: frames queued this turn plus what libuv has not yet handed to
   /// the kernel. The connection closes when this would exceed
   /// ``TCPConfiguration/maxQueuedWriteBytes``.

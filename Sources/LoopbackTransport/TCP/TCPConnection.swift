@@ -58,6 +58,11 @@ public final class TCPConnection {
   /// each access is one read or one write, and every frame reads both this and `state` (a
   /// dynamic check each cost about a tenth of a frame's handling).
   @exclusivity(unchecked) package var onFrame: ((UnsafeRawBufferPointer) -> Void)?
+  /// The connection's bytes as they were read, unframed: for a stream that only forwards them
+  /// (``FaultProxy``). When set, reads skip the frame decoder and ``onFrame`` is not called.
+  /// Each buffer is lent for the call (it points into the loop's read buffer): copy what you
+  /// keep. Set it before the connection starts reading.
+  @exclusivity(unchecked) package var onBytes: ((UnsafeRawBufferPointer) -> Void)?
   /// Fires once with the reason the connection closed; on the loop thread.
   public var onClose: ((CloseReason) -> Void)?
   /// Fires once when a client connection is established (never for accepted connections).
@@ -250,6 +255,27 @@ public final class TCPConnection {
     uv_close(uvHandle(handle), tcpConnectionCloseCallback)
   }
 
+  /// Closes the connection at once with a reset (`SO_LINGER` 0, so the kernel sends RST rather
+  /// than FIN): the peer sees `ECONNRESET`, as when a host or a network drops the connection.
+  /// Frames not yet written are dropped. Falls back to an ordinary immediate close when the
+  /// socket can't take the option (not created yet). `onClose(reason)` fires in a later
+  /// callback; harmless on a connection already closing.
+  ///
+  /// - Parameter reason: Why, for `onClose`.
+  package func reset(reason: CloseReason = .local) {
+    loop.assertInEventLoop()
+    switch state {
+    case .closing, .closed: return
+    case .active, .draining: break
+    }
+    state = .closing(reason)
+    isReading = false
+    _ = outgoing.take()
+    if uv_tcp_close_reset(handle, tcpConnectionCloseCallback) != 0 {
+      uv_close(uvHandle(handle), tcpConnectionCloseCallback)
+    }
+  }
+
   /// Close callback: the handle is done. Fires `onClose` and drops every callback.
   fileprivate func didClose() {
     guard case .closing(let reason) = state else {
@@ -262,6 +288,7 @@ public final class TCPConnection {
     let onClose = self.onClose
     self.onClose = nil
     onFrame = nil
+    onBytes = nil
     onConnect = nil
     onBufferedBytesChange = nil
     onClose?(reason)

@@ -1,0 +1,291 @@
+/// A TCP proxy on a libuv loop between SDK peers and a ``LoopbackServer``, applying network
+/// faults per peer and per direction: added delay, loss (as TCP shows it: retransmission
+/// delay), partitions, and kills.
+///
+/// ```swift
+/// // On the proxy loop's thread:
+/// let proxy = try FaultProxy(loop: proxyLoop, upstreamPort: server.port, seed: 42)
+/// let port = try proxy.listen(peer: "alice")  // alice's LoopbackLinkFactory uses this port
+/// proxy.setDelay(100, peer: "alice", direction: .downlink)
+/// proxy.partition(["alice"])
+/// proxy.heal()
+/// proxy.kill(peer: "alice")
+/// proxy.shutdown()
+/// ```
+///
+/// **Peers.** Each named peer gets a listener of its own (``listen(peer:)``); every connection
+/// accepted there is that peer's and is forwarded to the server on 127.0.0.1:`upstreamPort`. A
+/// peer that reconnects (the SDK resumes on a fresh connection) comes through the same
+/// listener and gets the peer's faults as they are then.
+///
+/// **Bytes.** The proxy forwards raw bytes as it reads them (a *chunk* is one read) and never
+/// decodes frames, so the server and the peer see exactly the bytes the other side wrote, in
+/// order. Faults hold chunks back; nothing is ever dropped or reordered.
+///
+/// **Faults.** They apply to chunks read after they are set; chunks already held keep the
+/// release time they were given (and a later chunk never overtakes an earlier one).
+/// - Delay: a chunk is written no sooner than the delay after it was read.
+/// - Loss: each chunk is "lost" with the probability, and then held a retransmission delay
+///   more; a chunk lost again in a row costs twice as much, up to
+///   ``FaultProxyConfiguration/maxRetransmissionDelay``, at most
+///   ``FaultProxyConfiguration/maxLossesPerChunk`` times. The draws come from `seed` alone,
+///   split per peer and direction; which chunk gets which draw depends on how the kernel
+///   splits the stream into reads, which real sockets don't fix.
+/// - Partition: nothing goes until ``heal()``; bytes are held as a retransmitting TCP would,
+///   up to ``FaultProxyConfiguration/maxHeldBytes`` per connection and direction. A
+///   connection that would hold more is reset, both sides, and counted. A partition long
+///   enough makes the link's and the service's heartbeat timeouts end the connection.
+/// - Kill: the peer's connections are reset on both sides at once (RST, no goodbye), and what
+///   they held is dropped. The listener stays, so the peer may reconnect.
+///
+/// **Slow sides.** A side that doesn't read what the proxy forwards fills its write queue; past
+/// ``TCPConfiguration/maxQueuedWriteBytes`` (of ``FaultProxyConfiguration/tcp``) the
+/// connection is reset on both sides and counted in ``ProxyPeerStatistics/resets``.
+///
+/// **Bad input.** Calls naming a peer that has no listener change nothing and return `false`;
+/// ``partition(_:direction:)`` changes nothing unless it knows every peer named. Delays are
+/// clamped to `0...FaultProxy.maximumDelay`, probabilities to `0...1` (NaN counts as 0).
+/// ``listen(peer:)`` for a peer that listens already returns the same port.
+///
+/// > Important: Loop-confined, like the other loop objects: create it and call it on its
+/// > loop's thread only (from ``EventLoop/execute(_:)`` or loop callbacks); carry it across
+/// > threads in a ``LoopBound``. The loop keeps its listeners and connections alive until
+/// > ``shutdown()`` (or the loop's own shutdown) closed them.
+public final class FaultProxy {
+  /// The longest delay (and retransmission delay) the proxy applies: one day, in ms.
+  public static let maximumDelay: Int64 = 86_400_000
+
+  /// The loop the proxy runs on.
+  public let loop: EventLoop
+  /// The server's port on 127.0.0.1.
+  public let upstreamPort: UInt16
+  /// The seed every loss draw comes from.
+  public let seed: UInt64
+  /// The proxy's limits.
+  public let configuration: FaultProxyConfiguration
+
+  private var peersByName: [String: ProxyPeer] = [:]
+  /// Whether ``shutdown()`` ran.
+  public private(set) var isShutDown = false
+
+  /// Creates a proxy to a server; it listens for nobody until ``listen(peer:)``.
+  ///
+  /// - Parameters:
+  ///   - loop: The loop; the caller must be on its thread.
+  ///   - upstreamPort: The LoopbackServer's port on 127.0.0.1.
+  ///   - seed: The only randomness (loss draws), split per peer and direction so that one
+  ///     peer's draws do not depend on another's traffic.
+  ///   - configuration: Limits: bytes held, retransmission caps, TCP limits.
+  /// - Throws: ``FaultProxyError/invalidUpstreamPort`` for port 0; `UVError` if the loop is
+  ///   shutting down.
+  public init(
+    loop: EventLoop, upstreamPort: UInt16, seed: UInt64,
+    configuration: FaultProxyConfiguration = FaultProxyConfiguration()
+  ) throws {
+    try loop.checkAcceptsNewHandles("FaultProxy")
+    guard upstreamPort != 0 else { throw FaultProxyError.invalidUpstreamPort }
+    self.loop = loop
+    self.upstreamPort = upstreamPort
+    self.seed = seed
+    self.configuration = configuration
+  }
+
+  // MARK: Peers
+
+  /// Opens a listener for one named peer on 127.0.0.1 (a port the kernel picks); every
+  /// connection accepted there is that peer's and is forwarded to the upstream server.
+  ///
+  /// Listening for a peer that listens already returns its port and changes nothing.
+  ///
+  /// - Parameter peer: The peer's name, as later calls give it; not empty.
+  /// - Returns: The listener's port (the peer's LoopbackLinkFactory uses it).
+  /// - Throws: ``FaultProxyError/emptyPeerName``, ``FaultProxyError/shutDown``, or `UVError`
+  ///   if the listener can't be bound.
+  public func listen(peer: String) throws -> UInt16 {
+    loop.assertInEventLoop()
+    guard !isShutDown else { throw FaultProxyError.shutDown }
+    guard !peer.isEmpty else { throw FaultProxyError.emptyPeerName }
+    if let known = peersByName[peer] { return known.port }
+    let record = ProxyPeer(name: peer, seed: seed)
+    let (upstreamPort, configuration) = (self.upstreamPort, self.configuration)
+    let listener = try TCPListener(loop: loop, configuration: configuration.tcp) { accepted in
+      Self.accept(accepted, peer: record, upstreamPort: upstreamPort, configuration: configuration)
+    }
+    record.listener = listener
+    record.port = listener.localPort
+    peersByName[peer] = record
+    return listener.localPort
+  }
+
+  /// The port of a peer's listener, or `nil` if the proxy doesn't listen for it.
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: The port, or `nil`.
+  public func port(of peer: String) -> UInt16? {
+    loop.assertInEventLoop()
+    return peersByName[peer]?.port
+  }
+
+  /// The peers the proxy listens for, sorted by name.
+  public var peers: [String] {
+    loop.assertInEventLoop()
+    return peersByName.keys.sorted()
+  }
+
+  /// The faults a peer's connections get now, or `nil` for a peer the proxy doesn't know.
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: Its faults, as clamped.
+  public func faults(of peer: String) -> ProxyPeerFaults? {
+    loop.assertInEventLoop()
+    return peersByName[peer]?.faults
+  }
+
+  // MARK: Faults
+
+  /// Sets the added one-way delay of bytes the proxy forwards for `peer` (order kept: bytes
+  /// are held, then written in arrival order). Applies to chunks read from now on.
+  ///
+  /// - Parameters:
+  ///   - milliseconds: The delay; clamped to `0...FaultProxy.maximumDelay`.
+  ///   - peer: The peer's name.
+  ///   - direction: Which way (`uplink` = peer to server).
+  /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
+  @discardableResult
+  public func setDelay(_ milliseconds: Int64, peer: String, direction: ProxyDirection) -> Bool {
+    update(peer) { $0.update(direction) { $0.delay = Self.clampDelay(milliseconds) } }
+  }
+
+  /// Sets loss as TCP shows it: each chunk forwarded is, with `probability`, held an extra
+  /// `retransmissionDelay` ms (doubling per consecutive loss, capped), never dropped.
+  ///
+  /// - Parameters:
+  ///   - probability: Per try; clamped to `0...1` (NaN is 0). 0 turns loss off.
+  ///   - retransmissionDelay: The cost of a chunk's first loss, in ms; clamped to
+  ///     `0...FaultProxy.maximumDelay`.
+  ///   - peer: The peer's name.
+  ///   - direction: Which way.
+  /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
+  @discardableResult
+  public func setLoss(
+    _ probability: Double, retransmissionDelay: Int64 = 200, peer: String,
+    direction: ProxyDirection
+  ) -> Bool {
+    let probability = probability.isNaN ? 0 : min(max(probability, 0), 1)
+    let retransmission = Self.clampDelay(retransmissionDelay)
+    return update(peer) { faults in
+      faults.update(direction) { lane in
+        lane.lossProbability = probability
+        lane.retransmissionDelay = retransmission
+      }
+    }
+  }
+
+  /// Stops forwarding for the peers, one way or both: bytes are held, as a retransmitting TCP
+  /// would, up to ``FaultProxyConfiguration/maxHeldBytes`` per connection and way; over the
+  /// bound the connection is reset. New connections of the peers are held too. Partitions add
+  /// up (`uplink`, then `downlink`, is both) until ``heal()``.
+  ///
+  /// - Parameters:
+  ///   - peers: The peers' names.
+  ///   - direction: Which way; both by default.
+  /// - Returns: `false`, changing nothing, if any name is unknown or the proxy is shut down.
+  @discardableResult
+  public func partition(_ peers: Set<String>, direction: ProxyDirection = .both) -> Bool {
+    loop.assertInEventLoop()
+    guard !isShutDown else { return false }
+    let records = peers.compactMap { peersByName[$0] }
+    guard records.count == peers.count else { return false }
+    for record in records {
+      record.faults.update(direction) { $0.isPartitioned = true }
+    }
+    return true
+  }
+
+  /// Ends every partition; the bytes held go on, in order (those whose delay has not run out
+  /// yet wait for it).
+  public func heal() {
+    loop.assertInEventLoop()
+    guard !isShutDown else { return }
+    for record in peersByName.values {
+      record.faults.update(.both) { $0.isPartitioned = false }
+      for connection in record.connections {
+        connection.pump(.uplink)
+        connection.pump(.downlink)
+      }
+    }
+  }
+
+  /// Kills the peer's connections abruptly, both sides, with no goodbye frame: each side is
+  /// reset (RST), and the bytes held for them are dropped. The peer's listener stays open and
+  /// its faults stay as they are.
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: `false` if the proxy doesn't know `peer` or is shut down (nothing happened).
+  @discardableResult
+  public func kill(peer: String) -> Bool {
+    loop.assertInEventLoop()
+    guard !isShutDown, let record = peersByName[peer] else { return false }
+    for connection in record.connections { connection.kill() }
+    return true
+  }
+
+  // MARK: Statistics and shutdown
+
+  /// Per peer: bytes each way, chunks delayed, losses, connections accepted and open, resets
+  /// and kills, bytes held now. Every peer the proxy listens (or listened) for is there.
+  public var statistics: [String: ProxyPeerStatistics] {
+    loop.assertInEventLoop()
+    return peersByName.mapValues(\.currentStatistics)
+  }
+
+  /// Closes every listener and connection at once (the bytes held are dropped); idempotent.
+  /// Afterwards ``listen(peer:)`` throws, the fault calls return `false`, and ``statistics``
+  /// still answers.
+  public func shutdown() {
+    loop.assertInEventLoop()
+    guard !isShutDown else { return }
+    isShutDown = true
+    for record in peersByName.values {
+      record.listener?.close()
+      record.listener = nil
+      for connection in record.connections { connection.close() }
+    }
+  }
+
+  // MARK: Plumbing
+
+  /// Applies `change` to a known peer's faults.
+  private func update(_ peer: String, _ change: (inout ProxyPeerFaults) -> Void) -> Bool {
+    loop.assertInEventLoop()
+    guard !isShutDown, let record = peersByName[peer] else { return false }
+    change(&record.faults)
+    return true
+  }
+
+  private static func clampDelay(_ milliseconds: Int64) -> Int64 {
+    min(max(milliseconds, 0), maximumDelay)
+  }
+
+  /// A connection arrived on a peer's listener: connect it upstream, or reset it.
+  private static func accept(
+    _ accepted: TCPConnection, peer: ProxyPeer, upstreamPort: UInt16,
+    configuration: FaultProxyConfiguration
+  ) {
+    peer.statistics.connectionsAccepted += 1
+    do {
+      let connection = try ProxyConnection(
+        accepted: accepted, peer: peer, upstreamPort: upstreamPort,
+        configuration: configuration)
+      peer.connections.append(connection)
+      peer.statistics.connectionsOpen = peer.connections.count
+    } catch {
+      peer.statistics.resets += 1
+      accepted.reset()
+    }
+  }
+}
+
+/// Loop-confined: use ``LoopBound`` to pass a proxy between threads.
+@available(*, unavailable)
+extension FaultProxy: Sendable {}

@@ -1,0 +1,118 @@
+import SessionCore
+
+/// The faults a ``FaultProxy`` applies to one way of one peer's connections.
+///
+/// A value; `Sendable`. Times are milliseconds. The proxy keeps every field in range (see
+/// ``FaultProxy/setDelay(_:peer:direction:)`` and ``FaultProxy/setLoss(_:retransmissionDelay:peer:direction:)``).
+public struct ProxyLaneFaults: Hashable, Sendable, Codable {
+  /// Added one-way delay, in `0...FaultProxy.maximumDelay`.
+  public var delay: Int64
+  /// The probability, in `0...1`, that a chunk (one read's bytes) is "lost" on each try.
+  public var lossProbability: Double
+  /// What the first loss of a chunk costs, in `0...FaultProxy.maximumDelay`; each further loss
+  /// of the same chunk costs twice the one before, up to
+  /// ``FaultProxyConfiguration/maxRetransmissionDelay``.
+  public var retransmissionDelay: Int64
+  /// Whether this way is partitioned: bytes are held until ``FaultProxy/heal()``.
+  public var isPartitioned: Bool
+
+  /// Creates faults; the defaults are none.
+  ///
+  /// - Parameters:
+  ///   - delay: Added one-way delay.
+  ///   - lossProbability: The loss probability per try.
+  ///   - retransmissionDelay: The cost of a chunk's first loss.
+  ///   - isPartitioned: Whether bytes are held.
+  public init(
+    delay: Int64 = 0, lossProbability: Double = 0, retransmissionDelay: Int64 = 200,
+    isPartitioned: Bool = false
+  ) {
+    self.delay = delay
+    self.lossProbability = lossProbability
+    self.retransmissionDelay = retransmissionDelay
+    self.isPartitioned = isPartitioned
+  }
+
+  /// How long the next chunk is held beyond the delay because it was lost: a draw per try,
+  /// each loss costing twice the one before (capped at `cap`), at most `maxLosses` in a row.
+  /// Draws nothing when the probability is 0, so enabling no loss spends no randomness.
+  ///
+  /// - Returns: The extra milliseconds and how many losses it stands for.
+  func retransmissionPenalty(
+    random: inout SplitMix64, cap: UInt64, maxLosses: Int
+  ) -> (milliseconds: UInt64, losses: Int) {
+    guard lossProbability > 0 else { return (0, 0) }
+    var total: UInt64 = 0
+    var wait = UInt64(max(0, retransmissionDelay))
+    let cap = max(cap, wait)
+    var losses = 0
+    while losses < maxLosses, Self.uniform(&random) < lossProbability {
+      total = total.addingSaturating(wait)
+      wait = min(wait.multipliedSaturating(by: 2), cap)
+      losses += 1
+    }
+    return (total, losses)
+  }
+
+  /// A uniform draw in `0..<1` with 53 random bits.
+  private static func uniform(_ random: inout SplitMix64) -> Double {
+    Double(random.next() >> 11) * 0x1p-53
+  }
+}
+
+/// The faults a ``FaultProxy`` applies to one peer's connections, each way.
+///
+/// A value; `Sendable`.
+public struct ProxyPeerFaults: Hashable, Sendable, Codable {
+  /// Peer to server.
+  public var uplink: ProxyLaneFaults
+  /// Server to peer.
+  public var downlink: ProxyLaneFaults
+
+  /// Creates faults; the defaults are none.
+  ///
+  /// - Parameters:
+  ///   - uplink: Faults on the peer's bytes to the server.
+  ///   - downlink: Faults on the server's bytes to the peer.
+  public init(
+    uplink: ProxyLaneFaults = ProxyLaneFaults(), downlink: ProxyLaneFaults = ProxyLaneFaults()
+  ) {
+    self.uplink = uplink
+    self.downlink = downlink
+  }
+
+  /// The faults of one way.
+  subscript(way: ProxyWay) -> ProxyLaneFaults {
+    get {
+      switch way {
+      case .uplink: uplink
+      case .downlink: downlink
+      }
+    }
+    set {
+      switch way {
+      case .uplink: uplink = newValue
+      case .downlink: downlink = newValue
+      }
+    }
+  }
+
+  /// Applies `change` to every way `direction` includes.
+  mutating func update(_ direction: ProxyDirection, _ change: (inout ProxyLaneFaults) -> Void) {
+    for way in ProxyWay.allCases where direction.includes(way) { change(&self[way]) }
+  }
+}
+
+extension UInt64 {
+  /// `self + other`, or `UInt64.max` when that overflows.
+  func addingSaturating(_ other: UInt64) -> UInt64 {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? .max : sum
+  }
+
+  /// `self * other`, or `UInt64.max` when that overflows.
+  func multipliedSaturating(by other: UInt64) -> UInt64 {
+    let (product, overflow) = multipliedReportingOverflow(by: other)
+    return overflow ? .max : product
+  }
+}

@@ -1,0 +1,122 @@
+/// One way of one proxied connection: the chunks held back, each with the time it may go, and
+/// whether the side they come from has finished. A state machine: the connection feeds it
+/// arrivals and asks it for the next step.
+///
+/// Order is kept: a chunk never goes before one that arrived earlier, whatever the delays
+/// (a chunk's release time is at least the one before it), and while anything is held a new
+/// chunk is held behind it.
+///
+/// > Important: A value, owned by one `ProxyConnection` on its loop.
+struct ProxyLane {
+  /// A chunk held back: one read's bytes, and the loop time (ms) it may be written.
+  struct Chunk: Equatable {
+    var bytes: [UInt8]
+    var releaseAt: UInt64
+  }
+
+  /// What to do with a chunk that arrived.
+  enum Arrival: Equatable {
+    /// Nothing held and nothing to add: write it on now.
+    case forward
+    /// The lane keeps it; ask ``next(now:isBlocked:)`` what to do.
+    case held
+    /// Keeping it would hold more than the bound: reset the connection.
+    case overLimit
+  }
+
+  /// What the lane needs next.
+  enum Step: Equatable {
+    /// Write these bytes on, then ask again.
+    case send([UInt8])
+    /// The first chunk held may go at this loop time (ms).
+    case wait(until: UInt64)
+    /// Nothing is due: the lane is empty, or blocked by a partition.
+    case idle
+    /// The source side closed and everything it sent has gone: close the other side once its
+    /// writes are flushed.
+    case finished
+  }
+
+  /// The bound on ``heldBytes``.
+  let maxHeldBytes: Int
+  private var chunks: [Chunk] = []
+  /// The first chunk still held; those before it went.
+  private var head = 0
+  /// Bytes held now.
+  private(set) var heldBytes = 0
+  /// The release time of the last chunk held: no later chunk goes before it.
+  private var lastReleaseAt: UInt64 = 0
+  /// Whether the side the bytes come from closed (nothing more arrives).
+  private(set) var isSourceClosed = false
+  /// Whether ``Step/finished`` was handed out (it is, once).
+  private var didFinish = false
+
+  init(maxHeldBytes: Int) {
+    self.maxHeldBytes = maxHeldBytes
+  }
+
+  /// Whether nothing is held.
+  var isEmpty: Bool { head == chunks.count }
+
+  /// A chunk arrived from the source.
+  ///
+  /// - Parameters:
+  ///   - bytes: The chunk; copied if held.
+  ///   - now: The loop time (ms) it arrived.
+  ///   - hold: How long it must be held (delay plus any retransmission penalty), in ms.
+  ///   - isBlocked: Whether the lane is partitioned.
+  /// - Returns: What to do with it.
+  mutating func arrive(
+    _ bytes: UnsafeRawBufferPointer, now: UInt64, hold: UInt64, isBlocked: Bool
+  ) -> Arrival {
+    if isEmpty && hold == 0 && !isBlocked { return .forward }
+    guard bytes.count <= maxHeldBytes - heldBytes else { return .overLimit }
+    let releaseAt = max(now.addingSaturating(hold), lastReleaseAt)
+    chunks.append(Chunk(bytes: Array(bytes), releaseAt: releaseAt))
+    heldBytes += bytes.count
+    lastReleaseAt = releaseAt
+    return .held
+  }
+
+  /// The source closed: once what it sent has gone, ``next(now:isBlocked:)`` says
+  /// ``Step/finished``.
+  mutating func sourceClosed() {
+    isSourceClosed = true
+  }
+
+  /// Drops everything held (the connection ended).
+  mutating func discard() {
+    chunks.removeAll()
+    head = 0
+    heldBytes = 0
+  }
+
+  /// The next step: a chunk that is due, the time the next one is, or nothing.
+  ///
+  /// - Parameters:
+  ///   - now: The loop time (ms).
+  ///   - isBlocked: Whether the lane is partitioned (nothing goes).
+  /// - Returns: The step.
+  mutating func next(now: UInt64, isBlocked: Bool) -> Step {
+    if isEmpty {
+      guard isSourceClosed, !didFinish else { return .idle }
+      didFinish = true
+      return .finished
+    }
+    if isBlocked { return .idle }
+    let releaseAt = chunks[head].releaseAt
+    guard releaseAt <= now else { return .wait(until: releaseAt) }
+    let bytes = chunks[head].bytes
+    chunks[head].bytes = []
+    head += 1
+    heldBytes -= bytes.count
+    if head == chunks.count {
+      chunks.removeAll(keepingCapacity: chunks.capacity <= 1_024)
+      head = 0
+    } else if head >= 64 && head * 2 >= chunks.count {
+      chunks.removeFirst(head)
+      head = 0
+    }
+    return .send(bytes)
+  }
+}

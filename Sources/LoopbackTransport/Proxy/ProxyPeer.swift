@@ -1,0 +1,80 @@
+import SessionCore
+
+/// One named peer of a ``FaultProxy``: its listener, its faults, its randomness (one generator
+/// each way) and its counters, and the connections open through it.
+///
+/// > Important: Loop-confined to the proxy's loop.
+final class ProxyPeer {
+  let name: String
+  /// The listener every connection of the peer arrives on; set once it listens, `nil` again
+  /// after shutdown.
+  var listener: TCPListener?
+  /// The listener's port.
+  var port: UInt16 = 0
+  var faults = ProxyPeerFaults()
+  var statistics = ProxyPeerStatistics()
+  /// Loss draws of the peer's bytes to the server, and of the server's bytes to the peer: two
+  /// generators split from the proxy's seed and the peer's name, so one peer's draws never
+  /// depend on another's traffic, nor one way's on the other's.
+  var uplinkRandom: SplitMix64
+  var downlinkRandom: SplitMix64
+  /// Open connections, in accept order.
+  var connections: [ProxyConnection] = []
+
+  init(name: String, seed: UInt64) {
+    self.name = name
+    var split = SplitMix64(seed: seed ^ Self.nameHash(name))
+    uplinkRandom = SplitMix64(seed: split.next())
+    downlinkRandom = SplitMix64(seed: split.next())
+  }
+
+  /// The penalty a chunk going `way` draws for losses, counted in the statistics.
+  func drawPenalty(_ way: ProxyWay, configuration: FaultProxyConfiguration) -> UInt64 {
+    let cap = UInt64(configuration.maxRetransmissionDelay)
+    let maxLosses = configuration.maxLossesPerChunk
+    let penalty =
+      switch way {
+      case .uplink:
+        faults.uplink.retransmissionPenalty(
+          random: &uplinkRandom, cap: cap, maxLosses: maxLosses)
+      case .downlink:
+        faults.downlink.retransmissionPenalty(
+          random: &downlinkRandom, cap: cap, maxLosses: maxLosses)
+      }
+    statistics.losses += penalty.losses
+    return penalty.milliseconds
+  }
+
+  /// Counts bytes forwarded `way`.
+  func countForwarded(_ count: Int, _ way: ProxyWay) {
+    switch way {
+    case .uplink: statistics.bytesUplink += count
+    case .downlink: statistics.bytesDownlink += count
+    }
+  }
+
+  /// A connection closed on both sides.
+  func remove(_ connection: ProxyConnection) {
+    connections.removeAll { $0 === connection }
+    statistics.connectionsOpen = connections.count
+  }
+
+  /// The counters, with the bytes held now.
+  var currentStatistics: ProxyPeerStatistics {
+    var current = statistics
+    current.connectionsOpen = connections.count
+    current.bytesHeld = connections.reduce(0) { $0 + $1.heldBytes }
+    return current
+  }
+
+  /// FNV-1a over the name's UTF-8: the same on every platform and in every process (unlike
+  /// `Hasher`), so a seed means the same draws everywhere.
+  static func nameHash(_ name: String) -> UInt64 {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in name.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x0000_0100_0000_01B3
+    }
+    return hash
+  }
+}
