@@ -145,6 +145,7 @@ let package = Package(
     .executableTarget(
       name: "sessionsim",
       dependencies: [
+        "SessionSimulation",
         "SessionCore",
         "SessionTransport",
         "SessionService",

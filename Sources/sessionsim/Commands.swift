@@ -21,6 +21,15 @@ struct CommandFailure: Error, CustomStringConvertible {
 
 /// Every command, by the name given on the command line. Add one line per command.
 let commands: [String: Command] = [
+  "run": Command(
+    summary: "run a scenario file (deterministic or loopback mode) and print its verdict",
+    usage: runUsage, run: runRun),
+  "replay": Command(
+    summary: "run a trace's scenario and seed again and compare the traces",
+    usage: replayUsage, run: runReplay),
+  "token": Command(
+    summary: "mint a development JWT (HS256) for a session",
+    usage: tokenUsage, run: runToken),
   "simulate": Command(
     summary: "the main job: a service and a classroom of SDK peers over loopback sockets",
     usage: "simulate [--students N] [--seconds T]", run: runSimulate),

@@ -29,7 +29,7 @@ guard let name = arguments.first, !["-h", "--help", "help"].contains(name) else 
 guard let command = commands[name] else {
   print("sessionsim: unknown command '\(name)'\n")
   printUsage()
-  exit(64)
+  exit(2)
 }
 let rest = Array(arguments.dropFirst())
 if rest.contains(where: { ["-h", "--help"].contains($0) }) {

@@ -7,8 +7,10 @@ import Synchronization
 /// and which chat messages the service sent on it: the oracle for "no chat message lost".
 ///
 /// > Important: Called on the service's domain (the world's thread, or the server loop in
-/// > loopback mode) and read on the runner's; the record sits behind a mutex.
-final class HostTap: SessionHost {
+/// > loopback mode) and read on the runner's; the record sits behind a mutex, and the
+/// > service is touched only on its own domain (hence `@unchecked Sendable`, which lets a
+/// > loopback server's host factory hand it over).
+final class HostTap: SessionHost, @unchecked Sendable {
   /// What the service did with one connection.
   struct ConnectionRecord: Sendable {
     /// The peer it belongs to, once a join or resume named one.

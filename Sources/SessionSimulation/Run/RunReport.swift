@@ -43,6 +43,8 @@ public struct RunReport: Sendable, Hashable, Codable {
   public var actions: Int
   /// Operations the SDK refused at once (an error code other than success).
   public var refusedActions: Int
+  /// Refusals by operation (`startAnnotation`: 3).
+  public var refusedByOperation: [String: Int]
   /// Operations skipped because the peer was out, dead or paused.
   public var skippedActions: Int
   /// Faults injected.

@@ -20,7 +20,10 @@ extension ScenarioRunner {
       audioOption: AudioOptions(connect: peer.spec.audio, mute: peer.spec.muted),
       videoOption: VideoOptions(localVideoOn: peer.spec.video))
     peer.wantsSession = peer.spec.token.isAccepted
-    if peer.sdk.joinSession(context) == nil { refusedCount += 1 }
+    if peer.sdk.joinSession(context) == nil {
+      refusedCount += 1
+      refusedOperations["join", default: 0] += 1
+    }
   }
 
   /// A token for the peer's next join, as its spec says (valid, or broken one way).
@@ -123,7 +126,7 @@ extension ScenarioRunner {
     case .talk:
       peer.isTalking = value ?? true
       result = sdk.getAudioHelper().simulateTalking(peer.isTalking) == .success
-    case .startShare: result = sdk.getShareHelper().startShare(with: nil) == .success
+    case .startShare: result = sdk.getShareHelper().startShare(with: peer.screen) == .success
     case .stopShare: result = sdk.getShareHelper().stopShare() == .success
     case .pauseShare: result = sdk.getShareHelper().pauseShare() == .success
     case .resumeShare: result = sdk.getShareHelper().resumeShare() == .success
@@ -171,7 +174,10 @@ extension ScenarioRunner {
       result = sdk.getUserHelper().changeName(text ?? "\(peer.name)", withUser: targetUser ?? me)
     case .reclaimHost: result = sdk.getUserHelper().reclaimHost()
     }
-    if !result { refusedCount += 1 }
+    if !result {
+      refusedCount += 1
+      refusedOperations[operation.rawValue, default: 0] += 1
+    }
   }
 
   private func startAnnotation(_ peer: SimulatedPeer, on owner: User?) -> Bool {

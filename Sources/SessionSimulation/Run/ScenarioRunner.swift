@@ -60,6 +60,7 @@ public final class ScenarioRunner: @unchecked Sendable {
   var actionCount = 0
   var refusedCount = 0
   var skippedCount = 0
+  var refusedOperations: [String: Int] = [:]
   var faultCount = 0
   var unsupported: [String] = []
   var healedAt: Int64?
@@ -123,6 +124,7 @@ public final class ScenarioRunner: @unchecked Sendable {
       failures: failures.sorted { $0.at < $1.at }, peers: peers.count,
       simulatedMilliseconds: checkpoint + 1_000, wallSeconds: wallSeconds,
       callbacks: callbacks, actions: actionCount, refusedActions: refusedCount,
+      refusedByOperation: refusedOperations,
       skippedActions: skippedCount, faults: faultCount, unsupportedFaults: unsupported,
       convergedAfterHeal: convergedAt, inFlight: inFlight, traceDigest: trace.digestText,
       replayCommand: replayCommand())

@@ -36,6 +36,8 @@ final class SimulatedPeer: @unchecked Sendable {
   var lastSentChat: String?
   /// The peer's annotation helper, once it started annotating.
   var annotationHelper: AnnotationHelper?
+  /// What the peer shares and renders into: a stand-in for a view.
+  let screen = SimulatedScreen()
   /// Whether the peer's synthetic microphone hears speech.
   var isTalking = false
   /// The callback lines for the trace, since the runner last took them.
@@ -82,3 +84,6 @@ final class SimulatedPeer: @unchecked Sendable {
     if checksDelivery { monitor.observe(callback) }
   }
 }
+
+/// A headless stand-in for the view a peer shares or renders into.
+final class SimulatedScreen {}

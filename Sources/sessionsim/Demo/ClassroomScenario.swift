@@ -137,6 +137,6 @@ enum ClassroomScenario {
 
 /// `sessionsim classroom-trace`: prints the classroom trace as JSON Lines.
 @Sendable func runClassroomTrace(_ arguments: [String]) throws {
-  guard arguments.isEmpty else { throw CommandFailure("takes no options", status: 64) }
+  guard arguments.isEmpty else { throw CommandFailure("takes no options", status: 2) }
   print(try ClassroomScenario.record().jsonLines(), terminator: "")
 }

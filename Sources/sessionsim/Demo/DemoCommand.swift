@@ -12,7 +12,7 @@ import SessionCore
       guard let path = rest.popFirst() else { throw CommandFailure("--trace needs a file") }
       tracePath = path
     default:
-      throw CommandFailure("unknown option \(argument); usage: demo [--trace FILE]", status: 64)
+      throw CommandFailure("unknown option \(argument); usage: demo [--trace FILE]", status: 2)
     }
   }
   let (name, text) = try loadTrace(path: tracePath)

@@ -50,10 +50,10 @@ struct PeerOptions: Sendable {
       ],
       switches: ["--end"], usage: Self.usage)
     guard parser.string("--port") != nil else {
-      throw CommandFailure("--port is required; usage: \(Self.usage)", status: 64)
+      throw CommandFailure("--port is required; usage: \(Self.usage)", status: 2)
     }
     guard let session = parser.string("--session"), !session.isEmpty else {
-      throw CommandFailure("--session is required; usage: \(Self.usage)", status: 64)
+      throw CommandFailure("--session is required; usage: \(Self.usage)", status: 2)
     }
     host = parser.string("--host") ?? "127.0.0.1"
     port = try parser.integer("--port", default: UInt16(0), in: 1...UInt16.max)
@@ -61,14 +61,14 @@ struct PeerOptions: Sendable {
     count = try parser.integer("--count", default: 1, in: 1...2_000)
     let scriptName = parser.string("--script") ?? Script.quickstart.rawValue
     guard let script = Script(rawValue: scriptName) else {
-      throw CommandFailure("unknown script \(scriptName); usage: \(Self.usage)", status: 64)
+      throw CommandFailure("unknown script \(scriptName); usage: \(Self.usage)", status: 2)
     }
     self.script = script
     switch parser.string("--role") ?? "participant" {
     case "host": role = .host
     case "participant": role = .participant
     case let other:
-      throw CommandFailure("--role must be host or participant, not \(other)", status: 64)
+      throw CommandFailure("--role must be host or participant, not \(other)", status: 2)
     }
     seconds = try parser.seconds("--seconds", default: 2)
     key = parser.string("--key") ?? DefaultCredentials.key

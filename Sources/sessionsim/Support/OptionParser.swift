@@ -5,7 +5,7 @@ struct OptionParser {
 
   /// Parses `arguments`; `switches` are the options that take no value.
   ///
-  /// - Throws: `CommandFailure` (status 64) for an unknown option or a missing value.
+  /// - Throws: `CommandFailure` (status 2) for an unknown option or a missing value.
   init(_ arguments: [String], options: Set<String>, switches: Set<String> = [], usage: String)
     throws
   {
@@ -15,11 +15,11 @@ struct OptionParser {
         flags.insert(argument)
       } else if options.contains(argument) {
         guard let value = rest.popFirst() else {
-          throw CommandFailure("\(argument) needs a value; usage: \(usage)", status: 64)
+          throw CommandFailure("\(argument) needs a value; usage: \(usage)", status: 2)
         }
         values[argument] = value
       } else {
-        throw CommandFailure("unknown option \(argument); usage: \(usage)", status: 64)
+        throw CommandFailure("unknown option \(argument); usage: \(usage)", status: 2)
       }
     }
   }
@@ -36,7 +36,7 @@ struct OptionParser {
   ) throws -> Value {
     guard let text = values[option] else { return defaultValue }
     guard let value = Value(text), range.contains(value) else {
-      throw CommandFailure("\(option) must be a number in \(range), not \(text)", status: 64)
+      throw CommandFailure("\(option) must be a number in \(range), not \(text)", status: 2)
     }
     return value
   }
@@ -45,7 +45,7 @@ struct OptionParser {
   func seconds(_ option: String, default defaultValue: Double) throws -> Double {
     guard let text = values[option] else { return defaultValue }
     guard let value = Double(text), value >= 0, value.isFinite else {
-      throw CommandFailure("\(option) must be a non-negative number of seconds", status: 64)
+      throw CommandFailure("\(option) must be a non-negative number of seconds", status: 2)
     }
     return value
   }

@@ -1,0 +1,212 @@
+import LoopbackTransport
+import SessionCore
+import SessionService
+import SessionTransport
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The loopback mode: the service in a ``LoopbackTransport/LoopbackServer`` on 127.0.0.1, the
+/// SDK instances on a client loop, each peer's TCP connection through a
+/// ``LoopbackTransport/FaultProxy`` that applies its delay, loss (as retransmission delay),
+/// partitions and kills. Real sockets and real time: a run of 60 s takes 60 s.
+///
+/// What the proxy cannot do is refused (``inject(_:)`` returns false and the report lists
+/// it): pausing a peer, killing the service, bandwidth, jitter and delay distributions.
+///
+/// > Important: Made and driven from one thread that is neither loop's; scheduled work and
+/// > ``perform(_:)`` run on the client loop, which owns every SDK instance and the proxy.
+public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
+  private let server: LoopbackServer<HostTap>
+  private let tap: HostTap
+  /// The client loop: SDK instances, their links, the proxy.
+  public let loop: EventLoop
+  private let proxy: LoopBound<FaultProxy>
+  private let start = ContinuousClock.now
+  private let linkConfiguration: LoopbackLinkConfiguration
+  private let state = Mutex(State())
+
+  private struct State {
+    var skews: [String: Int64] = [:]
+    var dead: Set<String> = []
+    /// Partitions and holds in force, as the proxy was told them.
+    var cuts: [String: ProxyDirection] = [:]
+  }
+
+  /// Starts a server, a client loop and a proxy.
+  ///
+  /// - Parameters:
+  ///   - seed: The proxy's loss draws.
+  ///   - service: The service's configuration.
+  ///   - scenario: For the links' heartbeat timers.
+  /// - Throws: `UVError` when a loop or a port cannot start.
+  public init(seed: UInt64, service: ServiceConfiguration, scenario: Scenario) throws {
+    let made = Mutex<HostTap?>(nil)
+    server = try LoopbackServer(makeHost: {
+      let tap = HostTap(SessionService(configuration: service))
+      made.withLock { $0 = tap }
+      return tap
+    })
+    guard let tap = made.withLock({ $0 }) else {
+      preconditionFailure("the server made no host")
+    }
+    self.tap = tap
+    let timeout = UInt64(max(300, service.heartbeatTimeout))
+    linkConfiguration = LoopbackLinkConfiguration(
+      heartbeatInterval: max(100, timeout / 3), heartbeatTimeout: timeout)
+    loop = try EventLoop(name: "sessionsim-peers")
+    let loop = self.loop
+    let port = server.port
+    proxy = try loop.runBlocking {
+      LoopBound(try FaultProxy(loop: loop, upstreamPort: port, seed: seed), loop: loop)
+    }
+  }
+
+  public var modeName: String { "loopback" }
+
+  public var elapsed: Int64 {
+    let span = start.duration(to: .now)
+    return span.components.seconds * 1_000 + span.components.attoseconds / 1_000_000_000_000_000
+  }
+
+  public let epochMilliseconds: Int64 = 0
+
+  public func schedule(at elapsed: Int64, _ work: @escaping @Sendable () -> Void) {
+    let delay = max(0, elapsed - self.elapsed)
+    loop.schedule(afterMilliseconds: UInt64(delay), work)
+  }
+
+  public func run(until elapsed: Int64) throws {
+    while true {
+      let left = elapsed - self.elapsed
+      guard left > 0 else { break }
+      usleep(UInt32(min(left, 100)) * 1_000)
+    }
+    try loop.runBlocking {}
+  }
+
+  public func perform<Result: Sendable>(_ body: @escaping @Sendable () -> Result) throws -> Result {
+    try loop.runBlocking { body() }
+  }
+
+  public func transport(for peer: String) -> any SessionLinkFactory {
+    let alive = !state.withLock { $0.dead.contains(peer) }
+    guard alive, let port = try? proxy.value.listen(peer: peer) else { return DeadFactory() }
+    return LoopbackLinkFactory(loop: loop, port: port, configuration: linkConfiguration)
+  }
+
+  public func clock(for peer: String) -> () -> Int64 {
+    let wall = LoopWallClock(loop: loop)
+    return { [unowned self] in wall.now() + self.state.withLock { $0.skews[peer] ?? 0 } }
+  }
+
+  public func serviceState(ofSession name: String) -> SessionState? {
+    let server = server
+    return try? server.loop.runBlocking { server.host.service.state(ofSession: name) }
+  }
+
+  public func serviceSequence(ofSession name: String) -> UInt64? {
+    let server = server
+    return (try? server.loop.runBlocking { server.host.service.lastSequence(ofSession: name) })
+      ?? nil
+  }
+
+  public func expectedChat() -> [String: [String]] { tap.expectedChat() }
+
+  public func inject(_ fault: WorldFault) -> Bool {
+    let proxy = proxy.value
+    switch fault {
+    case .partition(let a, let b, let oneWay):
+      // The proxy cuts peers from the service; a cut between two peers is no cut at all
+      // here, since peers only talk to the service.
+      let aHasService = a.contains("service")
+      let bHasService = b.contains("service")
+      guard aHasService != bHasService else { return a.isEmpty || b.isEmpty }
+      let peers = aHasService ? b : a
+      let direction: ProxyDirection =
+        oneWay ? (aHasService ? .downlink : .uplink) : .both
+      for peer in peers { cut(peer, direction) }
+      return true
+    case .heal:
+      state.withLock { $0.cuts = [:] }
+      proxy.heal()
+      return true
+    case .hold(let peer, let direction):
+      cut(peer, ProxyDirection(direction))
+      return true
+    case .release(let peer, _):
+      let remaining = state.withLock { state in
+        state.cuts[peer] = nil
+        return state.cuts
+      }
+      proxy.heal()
+      for (name, direction) in remaining { _ = proxy.partition([name], direction: direction) }
+      return true
+    case .kill(let peer):
+      state.withLock { _ = $0.dead.insert(peer) }
+      _ = proxy.kill(peer: peer)
+      return true
+    case .revive(let peer):
+      state.withLock { _ = $0.dead.remove(peer) }
+      return true
+    case .clockSkew(let peer, let skew):
+      state.withLock { $0.skews[peer] = skew }
+      return true
+    case .impair(let peer, let direction, let link):
+      let lane = ProxyDirection(direction)
+      _ = proxy.setDelay(link.delay?.milliseconds ?? 0, peer: peer, direction: lane)
+      _ = proxy.setLoss(link.loss ?? 0, peer: peer, direction: lane)
+      return link.bandwidth == nil && link.jitter == nil && link.distribution == nil
+        && link.duplicate == nil
+    case .pause, .resume, .killService, .startService:
+      return false
+    }
+  }
+
+  private func cut(_ peer: String, _ direction: ProxyDirection) {
+    state.withLock { $0.cuts[peer] = direction }
+    _ = proxy.value.partition([peer], direction: direction)
+  }
+
+  public func drainTrace() -> [String] { [] }
+
+  public func finish() -> [String] {
+    proxy.value.statistics.sorted { $0.key < $1.key }.compactMap { name, statistics in
+      statistics.bytesHeld > 0 ? "\(name): the proxy holds \(statistics.bytesHeld) bytes" : nil
+    }
+  }
+
+  /// Stops the proxy and both loops; harmless twice.
+  public func shutdown() {
+    let proxy = proxy
+    try? loop.runBlocking { proxy.value.shutdown() }
+    _ = loop.shutdown()
+    _ = server.shutdown()
+  }
+}
+
+extension ProxyDirection {
+  fileprivate init(_ direction: FaultDirection) {
+    switch direction {
+    case .uplink: self = .uplink
+    case .downlink: self = .downlink
+    case .both: self = .both
+    }
+  }
+}
+
+/// The links of a killed peer's old instance: they never connect and never report, as a
+/// dead process's sockets would not.
+private final class DeadFactory: SessionLinkFactory {
+  func makeLink() -> any SessionLink { DeadLink() }
+}
+
+private final class DeadLink: SessionLink {
+  func start(_ handler: @escaping (LinkEvent) -> Void) {}
+  func send(_ message: ClientMessage) {}
+  func close() {}
+}

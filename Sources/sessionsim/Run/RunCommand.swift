@@ -1,0 +1,205 @@
+import Foundation
+import SessionSimulation
+
+/// `sessionsim run SCENARIO`: runs a scenario file and prints its verdict.
+let runUsage = """
+  run SCENARIO [--mode deterministic|loopback] [--seed N] [--seeds N] [--swarm]
+             [--peers N] [--duration T] [--trace FILE] [--json] [--check-determinism]
+             [--shrink [--shrink-out FILE]]
+
+    SCENARIO             a scenario file (JSON; see Docs/Scenarios.md)
+    --mode               deterministic (virtual network and clock; default) or loopback
+                         (libuv, real sockets, real time)
+    --seed N             the seed (default: the scenario's, else 1)
+    --seeds N            run N seeds from --seed on: one summary line each and a total
+    --swarm              each seed draws its own network and fault rates from the
+                         scenario's swarm ranges
+    --peers N            scale the scenario's counted groups to about N peers in all
+    --duration T         the scripted part's length (250ms, 30s, 2m)
+    --trace FILE         write the run's trace (a header line, then one line per event)
+    --json               print the report(s) as JSON
+    --check-determinism  run twice and compare the traces line by line
+    --shrink             on a failure, shrink it and write the smallest failing scenario
+    --shrink-out FILE    where --shrink writes (default <name>.shrunk.json)
+
+  exit status: 0 every expectation held, 1 one failed, 2 usage or input error
+  """
+
+@Sendable func runRun(_ arguments: [String]) throws {
+  guard let path = arguments.first, !path.hasPrefix("--") else {
+    throw CommandFailure("a scenario file is required; usage: sessionsim \(runUsage)", status: 2)
+  }
+  let parser = try OptionParser(
+    Array(arguments.dropFirst()),
+    options: ["--mode", "--seed", "--seeds", "--peers", "--duration", "--trace", "--shrink-out"],
+    switches: ["--swarm", "--json", "--check-determinism", "--shrink"], usage: runUsage)
+  var scenario: Scenario
+  do {
+    scenario = try ScenarioLoader.load(path: path)
+  } catch let error as ScenarioError {
+    throw CommandFailure("\(path): \(error)", status: 2)
+  }
+  let modeText = parser.string("--mode") ?? "deterministic"
+  guard let mode = SimulationMode(rawValue: modeText) else {
+    throw CommandFailure("--mode must be deterministic or loopback, not \(modeText)", status: 2)
+  }
+  let firstSeed = try parser.integer("--seed", default: scenario.seed ?? 1, in: 0...UInt64.max)
+  let seeds = try parser.integer("--seeds", default: 1, in: 1...100_000)
+  if let text = parser.string("--duration") {
+    guard let duration = SimDuration.parse(text), duration > .zero,
+      duration <= ScenarioLoader.maxDuration
+    else {
+      throw CommandFailure("--duration must be a duration such as 30s, not \(text)", status: 2)
+    }
+    scenario.duration = duration
+  }
+  if parser.string("--peers") != nil {
+    let peers = try parser.integer("--peers", default: 1, in: 1...ScenarioLoader.maxPeers)
+    scenario = ScenarioScaling.scaled(scenario, toAbout: peers)
+  }
+  do {
+    try ScenarioLoader.validate(scenario)
+  } catch let error as ScenarioError {
+    throw CommandFailure("\(path): \(error)", status: 2)
+  }
+  let swarm = parser.flag("--swarm")
+  let json = parser.flag("--json")
+  if parser.flag("--shrink") && mode != .deterministic {
+    throw CommandFailure("--shrink needs --mode deterministic", status: 2)
+  }
+  if parser.flag("--check-determinism") && mode != .deterministic {
+    throw CommandFailure("--check-determinism needs --mode deterministic", status: 2)
+  }
+  var replay = ["--mode", mode.rawValue]
+  if let duration = parser.string("--duration") { replay += ["--duration", duration] }
+  if let peers = parser.string("--peers") { replay += ["--peers", peers] }
+  let progress = Progress(enabled: !json && isatty(STDERR_FILENO) == 1)
+
+  var reports: [RunReport] = []
+  var failed = false
+  for offset in 0..<seeds {
+    let (seed, overflow) = firstSeed.addingReportingOverflow(UInt64(offset))
+    guard !overflow else { break }
+    var show: (@Sendable (String) -> Void)?
+    if progress.enabled { show = { @Sendable line in progress.show(line) } }
+    var options = RunOptions(
+      seed: seed, swarm: swarm, keepsTrace: parser.string("--trace") != nil, progress: show,
+      replayArguments: replay)
+    var report: RunReport
+    var trace: [String] = []
+    if parser.flag("--check-determinism") {
+      let check = try Simulation.checkDeterminism(scenario, options: options)
+      report = check.report
+      progress.clear()
+      if let difference = check.firstDifference {
+        failed = true
+        print("NOT DETERMINISTIC \(scenario.name) seed \(seed): the traces differ at line "
+          + "\(difference.line)\n  first:  \(difference.first)\n  second: \(difference.second)")
+      } else if !json {
+        print("deterministic: two runs of seed \(seed) gave identical traces "
+          + "(digest \(report.traceDigest))")
+      }
+    } else {
+      options.keepsTrace = parser.string("--trace") != nil
+      let outcome = try Simulation.run(scenario, mode: mode, options: options)
+      report = outcome.report
+      trace = outcome.trace
+    }
+    progress.clear()
+    report.replayCommand = report.replayCommand.replacingOccurrences(of: "<scenario>", with: path)
+    reports.append(report)
+    if !report.passed { failed = true }
+    if !json { printReport(report, verbose: seeds == 1) }
+    if let file = parser.string("--trace") {
+      let header = Simulation.TraceHeader(scenario: scenario, seed: seed, mode: mode, swarm: swarm)
+      let text = Simulation.traceFile(header: header, lines: trace)
+      let name = seeds == 1 ? file : "\(file).\(seed)"
+      guard FileManager.default.createFile(atPath: name, contents: Data(text.utf8)) else {
+        throw CommandFailure("cannot write the trace to \(name)", status: 2)
+      }
+      if !json { print("trace: \(trace.count) lines written to \(name)") }
+    }
+    if !report.passed, parser.flag("--shrink") {
+      try shrink(scenario, report: report, seed: seed, swarm: swarm, parser: parser, json: json)
+    }
+  }
+  if json {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let data = try encoder.encode(seeds == 1 ? AnyReports.one(reports[0]) : .many(reports))
+    print(String(decoding: data, as: UTF8.self))
+  } else if seeds > 1 {
+    let passed = reports.count { $0.passed }
+    print("total: \(passed) of \(reports.count) seeds passed")
+  }
+  if failed { throw CommandFailure("expectations failed", status: 1) }
+}
+
+private enum AnyReports: Encodable {
+  case one(RunReport)
+  case many([RunReport])
+
+  func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .one(let report): try report.encode(to: encoder)
+    case .many(let reports): try reports.encode(to: encoder)
+    }
+  }
+}
+
+private func printReport(_ report: RunReport, verbose: Bool) {
+  print(report.summaryLine)
+  guard verbose || !report.passed else { return }
+  if !report.refusedByOperation.isEmpty {
+    let refusals = report.refusedByOperation.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+    print("  refused (by the SDK or the service): \(refusals.joined(separator: ", "))")
+  }
+  for failure in report.failures.prefix(10) { print("  \(failure)") }
+  if report.failures.count > 10 { print("  … and \(report.failures.count - 10) more") }
+  if !report.unsupportedFaults.isEmpty {
+    print("  not supported in this mode: \(report.unsupportedFaults.joined(separator: ", "))")
+  }
+  if verbose, !report.inFlight.isEmpty {
+    print("  still in flight at the end: \(report.inFlight.count)")
+  }
+  if !report.passed {
+    print("  first failure: \(report.failures[0])")
+    print("  replay: \(report.replayCommand)")
+  }
+}
+
+private func shrink(
+  _ scenario: Scenario, report: RunReport, seed: UInt64, swarm: Bool, parser: OptionParser,
+  json: Bool
+) throws {
+  if !json { print("shrinking (up to 300 runs)…") }
+  let result = try Shrinker(seed: seed, swarm: swarm).shrink(scenario, failing: report)
+  let file = parser.string("--shrink-out") ?? "\(scenario.name).shrunk.json"
+  guard FileManager.default.createFile(atPath: file, contents: ScenarioLoader.encode(result.scenario))
+  else { throw CommandFailure("cannot write \(file)", status: 2) }
+  if !json {
+    let peers = result.scenario.peers.reduce(0) { $0 + $1.count }
+    print(
+      "shrunk in \(result.runs) runs to \(peers) peers, \(result.scenario.actions.count) actions, "
+        + "\(result.scenario.faults.count) faults, \(result.scenario.duration): \(file)")
+    print("  it fails with: \(result.report.failures.first.map(String.init(describing:)) ?? "?")")
+    print("  replay: sessionsim run \(file) --seed \(seed)\(swarm ? " --swarm" : "")")
+  }
+}
+
+/// A live progress line on a terminal (stderr), nothing when piped.
+final class Progress: Sendable {
+  let enabled: Bool
+
+  init(enabled: Bool) { self.enabled = enabled }
+
+  func show(_ line: String) {
+    guard enabled else { return }
+    FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+  }
+
+  func clear() {
+    guard enabled else { return }
+    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+  }
+}
