@@ -49,11 +49,28 @@ extension ScenarioRunner {
   }
 
   /// What an app does after certain callbacks: a peer that wants its session back rejoins
-  /// a second after a network error ends it (as the seeds' apps would on `NetworkError`).
+  /// a second after a network error ends it (as the seeds' apps would on `NetworkError`), and
+  /// tries again a second after a join that failed to reach the service.
   func afterCallback(_ callback: VideoSDKCallback, of peer: SimulatedPeer) {
-    guard case .onSessionLeave(let reason) = callback else { return }
-    guard reason == .networkError, peer.wantsSession else {
-      if reason != .networkError { peer.wantsSession = false }
+    switch callback {
+    case .onSessionLeave(let reason):
+      guard reason == .networkError, peer.wantsSession else {
+        if reason != .networkError { peer.wantsSession = false }
+        return
+      }
+    case .onError(.sessionJoinFailed, _):
+      guard peer.wantsSession else { return }
+      peer.joinRetries += 1
+      // A session that stays full (or a service that stays down) ends the retries.
+      guard peer.joinRetries <= 30 else {
+        peer.wantsSession = false
+        return
+      }
+    case .onError:
+      // Refused for a reason a retry would not change (a full session, a wrong password).
+      if !peer.isInSession { peer.wantsSession = false }
+      return
+    default:
       return
     }
     let incarnation = peer.incarnation

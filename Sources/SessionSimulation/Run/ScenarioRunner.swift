@@ -162,6 +162,7 @@ public final class ScenarioRunner: @unchecked Sendable {
   // MARK: Setting up
 
   private func setUp(_ scenario: Scenario) {
+    world.traceNetwork { [unowned self] line in self.trace.recordNetwork(line) }
     var index = 0
     for spec in scenario.peers {
       for (place, name) in spec.names.enumerated() {
@@ -198,10 +199,7 @@ public final class ScenarioRunner: @unchecked Sendable {
 
   /// Schedules work for this runner at `elapsed` milliseconds.
   func schedule(at elapsed: Int64, _ work: @escaping @Sendable (ScenarioRunner) -> Void) {
-    world.schedule(at: elapsed) { [self] in
-      work(self)
-      self.drainWorldTrace()
-    }
+    world.schedule(at: elapsed) { [self] in work(self) }
   }
 
   func applyLinks(_ network: NetworkSpec, to peer: String) {
@@ -251,9 +249,5 @@ public final class ScenarioRunner: @unchecked Sendable {
     guard failures.count < failureLimit else { return }
     failures.append(
       RunReport.Failure(check: check, peer: peer, at: world.elapsed, detail: detail))
-  }
-
-  private func drainWorldTrace() {
-    for line in world.drainTrace() { trace.recordNetwork(line) }
   }
 }

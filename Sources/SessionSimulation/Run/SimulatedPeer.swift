@@ -68,6 +68,8 @@ final class SimulatedPeer: @unchecked Sendable {
   /// Whether the peer can act now: alive and running.
   var canAct: Bool { life == .alive }
 
+  /// Joins retried since the last success.
+  var joinRetries = 0
   /// The user id the service gave this peer's newest join.
   private(set) var lastUserID: UserID?
 
@@ -80,7 +82,10 @@ final class SimulatedPeer: @unchecked Sendable {
   /// Records one callback of the current instance.
   func observe(_ callback: VideoSDKCallback, checksDelivery: Bool) {
     callbackCount += 1
-    if case .onSessionJoin = callback { lastUserID = sdk.store.state.myselfID }
+    if case .onSessionJoin = callback {
+      lastUserID = sdk.store.state.myselfID
+      joinRetries = 0
+    }
     if checksDelivery { monitor.observe(callback) }
   }
 }

@@ -38,9 +38,9 @@ public protocol SimulationWorld: AnyObject {
   func expectedChat() -> [String: [String]]
   /// Injects a fault; returns false when the mode cannot (the runner records that).
   func inject(_ fault: WorldFault) -> Bool
-  /// The world's own record of what happened (network events), for the trace, since the
-  /// last call; empty when the mode keeps none.
-  func drainTrace() -> [String]
+  /// Sends the world's own record of what happened (network events) to `sink` as it
+  /// happens, interleaved with the peers' callbacks; a mode that keeps none never calls it.
+  func traceNetwork(to sink: @escaping (String) -> Void)
   /// Ends the run: what was still in flight, one line each.
   func finish() -> [String]
 }

@@ -85,6 +85,22 @@ public struct PeerSpec: Sendable, Hashable, Codable {
       Int64.self, forKey: .clockSkewMilliseconds)
   }
 
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(name, forKey: .name)
+    try container.encode(count, forKey: .count)
+    try container.encode(role, forKey: .role)
+    // `null` joins never by itself; a missing key would mean "at 0".
+    if let join { try container.encode(join, forKey: .join) } else { try container.encodeNil(forKey: .join) }
+    try container.encode(video, forKey: .video)
+    try container.encode(audio, forKey: .audio)
+    try container.encode(muted, forKey: .muted)
+    try container.encode(token, forKey: .token)
+    try container.encodeIfPresent(password, forKey: .password)
+    try container.encodeIfPresent(network, forKey: .network)
+    try container.encodeIfPresent(clockSkewMilliseconds, forKey: .clockSkewMilliseconds)
+  }
+
   /// The names this entry stands for, in order.
   public var names: [String] {
     guard count != 1 || name.contains("{i}") else { return [name] }

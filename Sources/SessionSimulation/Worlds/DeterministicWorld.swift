@@ -13,7 +13,6 @@ public final class DeterministicWorld: SimulationWorld {
   public let network: VirtualNetwork
   private let serviceConfiguration: ServiceConfiguration
   private var tap: HostTap
-  private var traceBuffer: [String] = []
   private let tracesNetwork: Bool
 
   /// Makes a world.
@@ -33,11 +32,6 @@ public final class DeterministicWorld: SimulationWorld {
     self.tracesNetwork = tracesNetwork
     tap = HostTap(SessionService(configuration: service))
     self.network.startHost(tap)
-    if tracesNetwork {
-      self.network.observer = { [unowned self] event in
-        self.traceBuffer.append(event.description)
-      }
-    }
   }
 
   public var modeName: String { "deterministic" }
@@ -103,10 +97,9 @@ public final class DeterministicWorld: SimulationWorld {
     return true
   }
 
-  public func drainTrace() -> [String] {
-    guard tracesNetwork, !traceBuffer.isEmpty else { return [] }
-    defer { traceBuffer.removeAll(keepingCapacity: true) }
-    return traceBuffer
+  public func traceNetwork(to sink: @escaping (String) -> Void) {
+    guard tracesNetwork else { return }
+    network.observer = { event in sink(event.description) }
   }
 
   public func finish() -> [String] { network.finish().map(\.description) }

@@ -172,7 +172,7 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     _ = proxy.value.partition([peer], direction: direction)
   }
 
-  public func drainTrace() -> [String] { [] }
+  public func traceNetwork(to sink: @escaping (String) -> Void) {}
 
   public func finish() -> [String] {
     proxy.value.statistics.sorted { $0.key < $1.key }.compactMap { name, statistics in

@@ -1,0 +1,94 @@
+import SessionCore
+import SessionService
+import SessionTransport
+import Testing
+
+@testable import SessionSimulation
+
+/// The chat oracle: every message the service sent on a peer's open connection must reach the
+/// peer's callbacks. A world that claims one more message than was sent must fail the run.
+@Suite struct OracleTests {
+  /// A deterministic world whose service seems to have sent alice one more message.
+  final class ClaimsALostMessage: SimulationWorld {
+    let base: DeterministicWorld
+    init(_ base: DeterministicWorld) { self.base = base }
+    var modeName: String { base.modeName }
+    var elapsed: Int64 { base.elapsed }
+    var epochMilliseconds: Int64 { base.epochMilliseconds }
+    func schedule(at elapsed: Int64, _ work: @escaping @Sendable () -> Void) {
+      base.schedule(at: elapsed, work)
+    }
+    func run(until elapsed: Int64) throws { try base.run(until: elapsed) }
+    func perform<Result: Sendable>(_ body: @escaping @Sendable () -> Result) throws -> Result {
+      try base.perform(body)
+    }
+    func transport(for peer: String) -> any SessionLinkFactory { base.transport(for: peer) }
+    func clock(for peer: String) -> () -> Int64 { base.clock(for: peer) }
+    func serviceState(ofSession name: String) -> SessionState? {
+      base.serviceState(ofSession: name)
+    }
+    func serviceSequence(ofSession name: String) -> UInt64? {
+      base.serviceSequence(ofSession: name)
+    }
+    func expectedChat() -> [String: [String]] {
+      var expected = base.expectedChat()
+      expected["alice", default: []].append("never-delivered")
+      return expected
+    }
+    func inject(_ fault: WorldFault) -> Bool { base.inject(fault) }
+    func traceNetwork(to sink: @escaping (String) -> Void) { base.traceNetwork(to: sink) }
+    func finish() -> [String] { base.finish() }
+  }
+
+  private func run(lying: Bool) throws -> RunReport {
+    let scenario = RunnerTests.room(
+      actions: [ActionSpec(at: .seconds(3), peer: "student-1", .chat, text: "hello")],
+      expect: Expectations(liveness: .seconds(5)))
+    let base = DeterministicWorld(
+      seed: 1, service: ScenarioLoader.serviceConfiguration(for: scenario, seed: 1))
+    let world: any SimulationWorld = lying ? ClaimsALostMessage(base) : base
+    return try ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 1)).run()
+  }
+
+  @Test func everyMessageSentArrivesExactlyOnce() throws {
+    let report = try run(lying: false)
+    #expect(report.passed, "\(report.failures)")
+  }
+
+  @Test func aMessageTheServiceSentThatNeverArrivedFailsDelivery() throws {
+    let report = try run(lying: true)
+    let failure = try #require(report.failures.first { $0.check == "delivery" })
+    #expect(failure.peer == "alice")
+    #expect(failure.detail.contains("never-delivered"))
+  }
+}
+
+/// The same scenario file in loopback mode: libuv, real sockets, the fault proxy.
+@Suite(.serialized) struct LoopbackModeTests {
+  @Test func aShortScenarioConvergesOverRealSockets() throws {
+    let scenario = Scenario(
+      name: "loopback", duration: .seconds(2), session: SessionSpec(name: "Room"),
+      service: ServiceSpec(heartbeatTimeout: .seconds(2), reconnectGrace: .seconds(1)),
+      network: .symmetric(LinkSpec(delay: .ms(5), loss: 0.05)),
+      peers: [
+        PeerSpec(name: "alice", role: .host, video: true),
+        PeerSpec(name: "bob", join: .exactly(.ms(300))),
+        PeerSpec(name: "carol", join: .exactly(.ms(600))),
+      ],
+      actions: [
+        ActionSpec(at: .seconds(1), peer: "bob", .chat, text: "hi"),
+        ActionSpec(at: .ms(1_200), peer: "alice", .startShare),
+      ],
+      faults: [
+        FaultSpec(at: .ms(900), .kill, peers: "carol", for: .ms(500)),
+        // Pausing a process is beyond a proxy: the report says so.
+        FaultSpec(at: .ms(1_000), .pause, peers: "bob", for: .ms(100)),
+      ],
+      expect: Expectations(liveness: .seconds(30)))
+    try ScenarioLoader.validate(scenario)
+    let outcome = try Simulation.run(scenario, mode: .loopback, options: RunOptions(seed: 1))
+    #expect(outcome.report.mode == "loopback")
+    #expect(outcome.report.passed, "\(outcome.report.failures)")
+    #expect(outcome.report.unsupportedFaults == ["pause"])
+  }
+}
