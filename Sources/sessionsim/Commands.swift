@@ -31,8 +31,8 @@ let commands: [String: Command] = [
     summary: "mint a development JWT (HS256) for a session",
     usage: tokenUsage, run: runToken),
   "simulate": Command(
-    summary: "the main job: a service and a classroom of SDK peers over loopback sockets",
-    usage: "simulate [--students N] [--seconds T]", run: runSimulate),
+    summary: "run the bundled classroom scenario (a teacher, 30 students, a network drop)",
+    usage: simulateUsage, run: runSimulate),
   "demo": Command(
     summary: "replay the bundled classroom trace, printing the roster as it changes",
     usage: "demo [--trace FILE]", run: runDemo),

@@ -19,12 +19,20 @@ public struct RunOptions: Sendable {
   public var progress: (@Sendable (String) -> Void)?
   /// The replay command's arguments besides the scenario and seed (`--mode loopback`, …).
   public var replayArguments: [String]
+  /// A peer whose roster to narrate: each time it changes as that peer sees it, ``narrate``
+  /// gets a line (role order; ★ host, ☆ manager, ⧉ sharing).
+  public var watch: String?
+  /// Gets the watched peer's roster lines, on the world's domain.
+  public var narrate: (@Sendable (String) -> Void)?
 
   /// Makes options.
   public init(
     seed: UInt64, swarm: Bool = false, keepsTrace: Bool = false,
-    progress: (@Sendable (String) -> Void)? = nil, replayArguments: [String] = []
+    progress: (@Sendable (String) -> Void)? = nil, replayArguments: [String] = [],
+    watch: String? = nil, narrate: (@Sendable (String) -> Void)? = nil
   ) {
+    self.watch = watch
+    self.narrate = narrate
     self.seed = seed
     self.swarm = swarm
     self.keepsTrace = keepsTrace
@@ -73,6 +81,7 @@ public final class ScenarioRunner: @unchecked Sendable {
   /// The failures' cap: past it the run stops recording (the first ones matter).
   let failureLimit = 50
   var chatCounter = 0
+  var watchedRoster = ""
 
   /// Makes a runner.
   ///
@@ -230,6 +239,7 @@ public final class ScenarioRunner: @unchecked Sendable {
       peer.observe(callback, checksDelivery: checksDelivery)
       self.trace.record(peer: peer.index, at: self.world.elapsed, callback)
       self.afterCallback(callback, of: peer)
+      if peer.name == self.options.watch { self.narrateRoster(of: peer) }
     }
     if scenario.expect.invariants {
       _ = sdk.store.addObserver { [unowned self, unowned peer] applied, state in
@@ -243,6 +253,31 @@ public final class ScenarioRunner: @unchecked Sendable {
       }
     }
     return sdk
+  }
+
+  /// Tells ``RunOptions/narrate`` the watched peer's roster when it changed.
+  private func narrateRoster(of peer: SimulatedPeer) {
+    guard let narrate = options.narrate else { return }
+    let state = peer.sdk.store.state
+    let line: String
+    if peer.isInSession {
+      let names = state.orderedUserIDs.compactMap { id -> String? in
+        guard let user = state.participants[id] else { return nil }
+        let mark =
+          user.role == .host ? "★ " : user.role == .manager ? "☆ " : ""
+        return mark + user.name + (user.shareStatus.isActive ? " ⧉" : "")
+      }
+      line =
+        names.count <= 8
+        ? names.joined(separator: ", ")
+        : names.prefix(6).joined(separator: ", ") + " … and \(names.count - 6) more"
+    } else {
+      line = "(not in the session)"
+    }
+    guard line != watchedRoster else { return }
+    watchedRoster = line
+    let count = peer.isInSession ? state.participants.count : 0
+    narrate("\(SimDuration.ms(world.elapsed)) \(peer.name) sees \(count): \(line)")
   }
 
   func fail(_ check: String, peer: String?, _ detail: String) {

@@ -5,7 +5,7 @@ import SessionSimulation
 let runUsage = """
   run SCENARIO [--mode deterministic|loopback] [--seed N] [--seeds N] [--swarm]
              [--peers N] [--duration T] [--trace FILE] [--json] [--check-determinism]
-             [--shrink [--shrink-out FILE]]
+             [--shrink [--shrink-out FILE]] [--watch PEER]
 
     SCENARIO             a scenario file (JSON; see Docs/Scenarios.md)
     --mode               deterministic (virtual network and clock; default) or loopback
@@ -21,6 +21,8 @@ let runUsage = """
     --check-determinism  run twice and compare the traces line by line
     --shrink             on a failure, shrink it and write the smallest failing scenario
     --shrink-out FILE    where --shrink writes (default <name>.shrunk.json)
+    --watch PEER         print PEER's roster whenever it changes (role order; ★ host,
+                         ☆ manager, ⧉ sharing)
 
   exit status: 0 every expectation held, 1 one failed, 2 usage or input error
   """
@@ -31,7 +33,9 @@ let runUsage = """
   }
   let parser = try OptionParser(
     Array(arguments.dropFirst()),
-    options: ["--mode", "--seed", "--seeds", "--peers", "--duration", "--trace", "--shrink-out"],
+    options: [
+      "--mode", "--seed", "--seeds", "--peers", "--duration", "--trace", "--shrink-out", "--watch",
+    ],
     switches: ["--swarm", "--json", "--check-determinism", "--shrink"], usage: runUsage)
   var scenario: Scenario
   do {
@@ -74,6 +78,11 @@ let runUsage = """
   if let duration = parser.string("--duration") { replay += ["--duration", duration] }
   if let peers = parser.string("--peers") { replay += ["--peers", peers] }
   let progress = Progress(enabled: !json && isatty(STDERR_FILENO) == 1)
+  if let watched = parser.string("--watch"),
+    !scenario.peers.flatMap(\.names).contains(watched)
+  {
+    throw CommandFailure("--watch \(watched): no such peer in \(path)", status: 2)
+  }
 
   var reports: [RunReport] = []
   var failed = false
@@ -84,7 +93,11 @@ let runUsage = """
     if progress.enabled { show = { @Sendable line in progress.show(line) } }
     var options = RunOptions(
       seed: seed, swarm: swarm, keepsTrace: parser.string("--trace") != nil, progress: show,
-      replayArguments: replay)
+      replayArguments: replay, watch: parser.string("--watch"),
+      narrate: json ? nil : { @Sendable line in
+        progress.clear()
+        print(line)
+      })
     var report: RunReport
     var trace: [String] = []
     if parser.flag("--check-determinism") {
