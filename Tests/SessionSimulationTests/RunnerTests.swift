@@ -69,6 +69,7 @@ import VirtualNetwork
     #expect(failure.peer == "alice")
     #expect(failure.at == 3_000)
     #expect(failure.detail == "expected host student-1, saw alice")
+    #expect((failure.sequence ?? 0) > 0)
     #expect(report.replayCommand.contains("--seed 1"))
   }
 

@@ -13,11 +13,14 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var peer: String?
     /// Virtual (or real) milliseconds after the start.
     public var at: Int64
+    /// The peer's newest service sequence number then, when a peer is named.
+    public var sequence: UInt64?
     /// What broke: expected against actual, with the sequence numbers where they apply.
     public var detail: String
 
     public var description: String {
-      "\(check) at \(SimDuration.ms(at))\(peer.map { " on \($0)" } ?? ""): \(detail)"
+      "\(check) at \(SimDuration.ms(at))\(peer.map { " on \($0)" } ?? "")"
+        + "\(sequence.map { " (sequence \($0))" } ?? ""): \(detail)"
     }
   }
 

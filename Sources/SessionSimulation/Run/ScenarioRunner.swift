@@ -282,7 +282,9 @@ public final class ScenarioRunner: @unchecked Sendable {
 
   func fail(_ check: String, peer: String?, _ detail: String) {
     guard failures.count < failureLimit else { return }
+    let sequence = peer.flatMap { peersByName[$0] }.map { $0.sdk.lastServiceSequence }
     failures.append(
-      RunReport.Failure(check: check, peer: peer, at: world.elapsed, detail: detail))
+      RunReport.Failure(
+        check: check, peer: peer, at: world.elapsed, sequence: sequence, detail: detail))
   }
 }
