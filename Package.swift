@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "SessionCore", targets: ["SessionCore"]),
     .library(name: "SessionTransport", targets: ["SessionTransport"]),
     .library(name: "InProcessTransport", targets: ["InProcessTransport"]),
+    .library(name: "VirtualNetwork", targets: ["VirtualNetwork"]),
     .library(name: "SessionService", targets: ["SessionService"]),
     .library(name: "SessionSDK", targets: ["SessionSDK"]),
     .library(name: "SessionTestSupport", targets: ["SessionTestSupport"]),
@@ -61,6 +62,16 @@ let package = Package(
     // The in-process network: links with no sockets and no threads (Decision 0015).
     .target(
       name: "InProcessTransport",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    // The deterministic virtual network: a virtual clock, one event queue, faults.
+    .target(
+      name: "VirtualNetwork",
       dependencies: [
         "SessionCore",
         "SessionTransport",
@@ -185,6 +196,18 @@ let package = Package(
         "SessionCore",
         "SessionTransport",
         "SessionService",
+        "SessionTestSupport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "VirtualNetworkTests",
+      dependencies: [
+        "VirtualNetwork",
+        "SessionCore",
+        "SessionTransport",
+        "SessionService",
+        "SessionSDK",
         "SessionTestSupport",
       ],
       swiftSettings: swiftSettings
