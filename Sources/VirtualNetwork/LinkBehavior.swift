@@ -180,8 +180,11 @@ public struct LinkBehavior: Sendable, Hashable, Codable {
     distribution == .constant && !(minimumDelay > 0) && !(jitter > 0)
   }
 
-  /// One sampled one-way delay, in microseconds: minimum, distribution and jitter.
-  func sampleDelay(_ random: inout SimulationRandom) -> Int64 {
+  /// One sampled one-way delay: minimum, distribution and jitter, clamped to [0, one hour].
+  ///
+  /// - Parameter random: The stream to draw from; a behaviour with no delay draws nothing.
+  /// - Returns: The delay in microseconds.
+  public func sampleDelay(_ random: inout SimulationRandom) -> Int64 {
     guard !isInstant else { return 0 }
     var milliseconds = Self.nonNegative(minimumDelay)
     switch distribution {

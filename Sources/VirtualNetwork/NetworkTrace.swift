@@ -176,7 +176,7 @@ public struct VirtualNetworkStatistics: Sendable, Hashable {
   /// - Parameters:
   ///   - peer: The peer's name.
   ///   - direction: The direction.
-  public subscript(peer: String, direction: LinkDirection) -> LinkCounters {
+  public subscript(peer peer: String, direction direction: LinkDirection) -> LinkCounters {
     peers[peer]?[direction] ?? LinkCounters()
   }
 
