@@ -88,8 +88,9 @@ public struct LossModel: Sendable, Hashable, Codable {
 public struct Bandwidth: Sendable, Hashable, Codable {
   /// The rate, in bits per second. Clamped when used to [1, 10¹⁵]; NaN counts as 1.
   public var bitsPerSecond: Double
-  /// The most bytes that may wait to be serialised; a message that would go beyond it is
-  /// dropped at the tail (an empty queue always takes one message). Negative counts as 0.
+  /// The most bytes the queue holds, the message being serialised included; a message that
+  /// would go beyond it is dropped at the tail (an empty queue always takes one message).
+  /// Negative counts as 0.
   public var queueLimitBytes: Int
   /// Bytes added to each message's size (headers of lower layers). Negative counts as 0.
   public var packetOverheadBytes: Int = 0
