@@ -53,7 +53,7 @@ public final class VirtualNetwork {
   /// Gets every send, delivery, drop, hold and fault; `nil` (the default) costs nothing.
   public var observer: ((NetworkTraceEvent) -> Void)?
 
-  var queue = EventQueue<PendingEvent>()
+  var queue = EventQueue()
   /// Events of the queue that are messages, opens or closes.
   var inFlight = 0
   var isFinished = false
@@ -126,7 +126,7 @@ public final class VirtualNetwork {
     host.attach { [weak self] output in
       self?.hostOutput(output, incarnation: incarnation)
     }
-    queue.push(.hostTick(incarnation: incarnation), at: Micro.add(now, tickInterval))
+    queue.push(.hostTick(incarnation: incarnation), at: Micro.add(now, tickInterval), now: now)
     trace(
       .fault("startHost"), from: Self.serviceNode, to: Self.serviceNode, connection: nil,
       "host started")
@@ -184,7 +184,7 @@ public final class VirtualNetwork {
   ///   - action: Runs on this network's domain, from the event loop.
   public func schedule(at time: Int64, _ action: @escaping () -> Void) {
     guard !isFinished else { return }
-    queue.push(.action(action), at: max(now, time))
+    queue.push(.action(action), at: max(now, time), now: now)
   }
 
   /// Schedules an action after a delay; a negative delay means now.
@@ -342,7 +342,7 @@ public final class VirtualNetwork {
       guard incarnation == hostIncarnation, let host else { return }
       host.tick(now: nowMilliseconds)
       if incarnation == hostIncarnation, !isFinished {
-        queue.push(.hostTick(incarnation: incarnation), at: Micro.add(now, tickInterval))
+        queue.push(.hostTick(incarnation: incarnation), at: Micro.add(now, tickInterval), now: now)
       }
     case .action(let action):
       action()
@@ -383,6 +383,6 @@ public final class VirtualNetwork {
 
   func schedule(_ event: PendingEvent, at time: Int64) {
     if event.isInFlight { inFlight += 1 }
-    queue.push(event, at: max(now, time))
+    queue.push(event, at: max(now, time), now: now)
   }
 }
