@@ -230,6 +230,18 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "VirtualNetworkTests",
+      dependencies: [
+        "VirtualNetwork",
+        "SessionCore",
+        "SessionTransport",
+        "SessionService",
+        "SessionSDK",
+        "SessionTestSupport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "SessionServiceTests",
       dependencies: [
         "SessionCore",

@@ -1,0 +1,163 @@
+import SessionTransport
+
+/// What travels on the reliable channel of one connection.
+enum Packet {
+  /// Uplink: the link opened.
+  case open
+  /// Uplink: a message for the host.
+  case client(ClientMessage)
+  /// Uplink: the link closed (by its owner, or after its heartbeat timeout).
+  case clientClose
+  /// Downlink: a message for the link.
+  case server(ServerMessage)
+  /// Downlink: the host closed the connection.
+  case hostClose(HostCloseReason)
+  /// Downlink: the connection failed at the service's end (a crashed host's reset, a
+  /// refused open); the link sees `.failed(text)`.
+  case reset(String)
+
+  var direction: LinkDirection {
+    switch self {
+    case .open, .client, .clientClose: .uplink
+    case .server, .hostClose, .reset: .downlink
+    }
+  }
+
+  /// The payload whose wire size a bandwidth limit charges; opens and closes cost one
+  /// frame header (4 bytes) and one type byte.
+  var wireSize: Int {
+    switch self {
+    case .client(let message): WireEncoder.payload(message).count + 4
+    case .server(let message): WireEncoder.payload(message).count + 4
+    case .open, .clientClose, .hostClose, .reset: 5
+    }
+  }
+
+  var summary: String {
+    switch self {
+    case .open: "open"
+    case .client(let message): message.traceSummary
+    case .clientClose: "close"
+    case .server(let message): message.traceSummary
+    case .hostClose(let reason): "close (\(reason))"
+    case .reset(let text): "reset (\(text))"
+    }
+  }
+}
+
+/// A message on the reliable channel, from when it is sent until it arrives.
+struct ReliableMessage {
+  let connection: Connection
+  let packet: Packet
+  let sentAt: Int64
+}
+
+/// A datagram on the lossy channel.
+struct Datagram {
+  let from: VirtualPeer?
+  let to: VirtualPeer?
+  let fromName: String
+  let toName: String
+  let bytes: [UInt8]
+  let sentAt: Int64
+}
+
+/// One connection between a link and the host: both ends' state and its channel's FIFO.
+///
+/// > Important: Confined to its network's isolation domain.
+final class Connection {
+  /// The host's view of the connection.
+  enum HostSide: Equatable {
+    /// The open has not reached a host yet.
+    case notOpen
+    /// Open at the host of this incarnation.
+    case open(UInt64)
+    /// Closed at the host (or the host that had it died).
+    case closed
+  }
+
+  let id: ConnectionID
+  let peer: VirtualPeer
+  /// The link while it is open at its end.
+  var link: VirtualLink?
+  var hostSide: HostSide = .notOpen
+  /// The arrival time of the last message in each direction: the FIFO bound.
+  var lastArrival: (uplink: Int64, downlink: Int64) = (0, 0)
+  /// Messages waiting behind a partition or hold, in order, per direction.
+  var held: (uplink: [ReliableMessage], downlink: [ReliableMessage]) = ([], [])
+  /// Whether the network lists this connection among those with held messages.
+  var isListedAsHolding = false
+
+  init(id: ConnectionID, peer: VirtualPeer, link: VirtualLink) {
+    self.id = id
+    self.peer = peer
+    self.link = link
+  }
+
+  func hasHeld(_ direction: LinkDirection) -> Bool {
+    switch direction {
+    case .uplink: !held.uplink.isEmpty
+    case .downlink: !held.downlink.isEmpty
+    }
+  }
+
+  func lastArrival(_ direction: LinkDirection) -> Int64 {
+    direction == .uplink ? lastArrival.uplink : lastArrival.downlink
+  }
+
+  func setLastArrival(_ time: Int64, _ direction: LinkDirection) {
+    if direction == .uplink { lastArrival.uplink = time } else { lastArrival.downlink = time }
+  }
+}
+
+/// One direction of a peer's access link: its behaviour, random streams, loss state,
+/// capacity queue, hold and counters.
+///
+/// > Important: Confined to its network's isolation domain.
+final class Lane {
+  var behavior: LinkBehavior
+  var random: SimulationRandom
+  var datagramRandom: SimulationRandom
+  /// Gilbert–Elliott state of each channel: whether it is in the bad state.
+  var reliableBad = false
+  var datagramBad = false
+  /// When the capacity queue is free again (µs).
+  var busyUntil: Int64 = 0
+  var isHeld = false
+  var counters = LinkCounters()
+
+  init(behavior: LinkBehavior, random: SimulationRandom, datagramRandom: SimulationRandom) {
+    self.behavior = behavior
+    self.random = random
+    self.datagramRandom = datagramRandom
+  }
+
+  /// Draws whether one attempt is lost under `model`, moving the burst state.
+  static func lose(
+    _ model: LossModel, bad: inout Bool, random: inout SimulationRandom
+  ) -> Bool {
+    switch model.kind {
+    case .none:
+      return false
+    case .bernoulli(let probability):
+      guard probability > 0 else { return false }
+      return random.chance(probability)
+    case .gilbertElliott(let enter, let stay):
+      bad = random.chance(bad ? stay : enter)
+      return bad
+    }
+  }
+
+  /// Offers `bytes` to the capacity queue at `time`: the time serialisation ends, or `nil`
+  /// when the queue is over its limit (an empty queue always takes the message).
+  func enqueue(bytes: Int, at time: Int64, bandwidth: Bandwidth) -> Int64? {
+    let backlog = busyUntil - time
+    if backlog > 0 {
+      let waiting = bandwidth.bytes(inBacklog: backlog)
+      if waiting + Double(bytes) > Double(max(0, bandwidth.queueLimitBytes)) { return nil }
+    }
+    let finish = Micro.add(max(time, busyUntil), bandwidth.serialisation(bytes: bytes))
+    busyUntil = finish
+    return finish
+  }
+}

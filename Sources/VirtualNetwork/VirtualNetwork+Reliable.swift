@@ -1,0 +1,327 @@
+import SessionTransport
+
+/// The reliable channel: opens, messages and closes of links, FIFO per connection direction.
+extension VirtualNetwork {
+  /// The most lost attempts of one message that each add a timeout: a message lost this many
+  /// times in a row arrives after the last timeout anyway (its connection will have timed out
+  /// long before, as TCP gives up).
+  static let maximumRetransmissions = 16
+  /// The most times the retransmission timeout doubles for one message.
+  static let maximumBackoffDoublings = 6
+
+  // MARK: Links
+
+  func linkStarted(_ link: VirtualLink) {
+    let connection = Connection(id: nextConnectionID(), peer: link.peer, link: link)
+    link.connectionState = connection
+    link.peer.links[link.serial] = link
+    link.lastHeard = now
+    link.lastSent = now
+    sendReliable(.open, on: connection)
+    scheduleTimer(for: link)
+  }
+
+  /// Schedules a link's next heartbeat check: when a heartbeat is due, or its silence would
+  /// reach the timeout, whichever is first.
+  func scheduleTimer(for link: VirtualLink) {
+    var due = Int64.max
+    if heartbeatInterval > 0 { due = min(due, Micro.add(link.lastSent, heartbeatInterval)) }
+    if heartbeatTimeout > 0 { due = min(due, Micro.add(link.lastHeard, heartbeatTimeout)) }
+    guard due != .max else { return }
+    schedule(.linkTimer(link), at: due)
+  }
+
+  func linkTimerFired(_ link: VirtualLink) {
+    guard let connection = link.connectionState else { return }
+    if heartbeatTimeout > 0, now - link.lastHeard >= heartbeatTimeout {
+      let handler = link.handler
+      link.end()
+      trace(
+        .closed, from: link.peer.name, to: Self.serviceNode, connection: connection.id,
+        "heartbeat timeout")
+      sendReliable(.clientClose, on: connection)
+      handler?(.closed(.failed("heartbeat timeout")))
+      return
+    }
+    if heartbeatInterval > 0, now - link.lastSent >= heartbeatInterval {
+      link.lastSent = now
+      sendReliable(.client(.heartbeat), on: connection)
+    }
+    scheduleTimer(for: link)
+  }
+
+  // MARK: Sending
+
+  /// Sends a packet on a connection: held behind a partition or hold (or what is held
+  /// already), else on its way with its delay, losses and capacity.
+  func sendReliable(_ packet: Packet, on connection: Connection) {
+    guard !isFinished else { return }
+    let direction = packet.direction
+    let peer = connection.peer
+    let lane = peer.lane(direction)
+    let message = ReliableMessage(connection: connection, packet: packet, sentAt: now)
+    lane.counters.sent += 1
+    if observer != nil {
+      let (from, to) = endpoints(of: connection, direction)
+      trace(.sent, from: from, to: to, connection: connection.id, packet.summary)
+    }
+    if connection.hasHeld(direction) || isBlocked(peer, direction) {
+      hold(message)
+      return
+    }
+    transmit(message)
+  }
+
+  func endpoints(of connection: Connection, _ direction: LinkDirection) -> (String, String) {
+    direction == .uplink
+      ? (connection.peer.name, Self.serviceNode) : (Self.serviceNode, connection.peer.name)
+  }
+
+  /// Whether a partition or hold blocks this direction of a peer's link to the service.
+  func isBlocked(_ peer: VirtualPeer, _ direction: LinkDirection) -> Bool {
+    if peer.lane(direction).isHeld { return true }
+    guard !partitions.isEmpty else { return false }
+    return direction == .uplink
+      ? isPartitioned(from: peer.name, to: Self.serviceNode)
+      : isPartitioned(from: Self.serviceNode, to: peer.name)
+  }
+
+  func isPartitioned(from: String, to: String) -> Bool {
+    for partition in partitions {
+      if partition.a.contains(from) && partition.b.contains(to) { return true }
+      if !partition.oneWay && partition.b.contains(from) && partition.a.contains(to) {
+        return true
+      }
+    }
+    return false
+  }
+
+  private func hold(_ message: ReliableMessage) {
+    let connection = message.connection
+    let direction = message.packet.direction
+    connection.peer.lane(direction).counters.held += 1
+    if direction == .uplink {
+      connection.held.uplink.append(message)
+    } else {
+      connection.held.downlink.append(message)
+    }
+    if !connection.isListedAsHolding {
+      connection.isListedAsHolding = true
+      holdingConnections.append(connection)
+    }
+    if observer != nil {
+      let (from, to) = endpoints(of: connection, direction)
+      trace(.held, from: from, to: to, connection: connection.id, message.packet.summary)
+    }
+  }
+
+  /// Sends on every held message whose direction is no longer blocked, in order.
+  func releaseHeld() {
+    guard !holdingConnections.isEmpty else { return }
+    let holding = holdingConnections
+    holdingConnections.removeAll()
+    for connection in holding {
+      connection.isListedAsHolding = false
+      for direction in LinkDirection.allCases {
+        guard connection.hasHeld(direction), !isBlocked(connection.peer, direction) else {
+          continue
+        }
+        let messages = direction == .uplink ? connection.held.uplink : connection.held.downlink
+        if direction == .uplink {
+          connection.held.uplink.removeAll()
+        } else {
+          connection.held.downlink.removeAll()
+        }
+        for message in messages {
+          if observer != nil {
+            let (from, to) = endpoints(of: connection, direction)
+            trace(
+              .released, from: from, to: to, connection: connection.id,
+              message.packet.summary)
+          }
+          transmit(message)
+        }
+      }
+      if connection.hasHeld(.uplink) || connection.hasHeld(.downlink) {
+        connection.isListedAsHolding = true
+        holdingConnections.append(connection)
+      }
+    }
+  }
+
+  /// Puts a message on its way: delay, lost attempts and capacity decide when it arrives,
+  /// never before the message ahead of it on its connection direction.
+  private func transmit(_ message: ReliableMessage) {
+    let connection = message.connection
+    let direction = message.packet.direction
+    let lane = connection.peer.lane(direction)
+    let behavior = lane.behavior
+    let delay = behavior.sampleDelay(&lane.random)
+    var size = 0
+    if behavior.bandwidth != nil || configuration.countsMessageBytes {
+      size = message.packet.wireSize
+      lane.counters.bytes += size
+    }
+    var attempt = now
+    var losses = 0
+    var arrival: Int64
+    while true {
+      var finish = attempt
+      var lost = false
+      if let bandwidth = behavior.bandwidth {
+        if losses == 0 {
+          // The first attempt waits in the capacity queue; over its limit it is lost.
+          if let end = lane.enqueue(bytes: size, at: attempt, bandwidth: bandwidth) {
+            finish = end
+          } else {
+            lost = true
+          }
+        } else {
+          // A retransmission is charged its serialisation, outside the queue.
+          finish = Micro.add(attempt, bandwidth.serialisation(bytes: size))
+        }
+      }
+      if !lost {
+        lost = Lane.lose(behavior.loss, bad: &lane.reliableBad, random: &lane.random)
+      }
+      guard lost, losses < Self.maximumRetransmissions else {
+        arrival = Micro.add(finish, delay)
+        break
+      }
+      losses += 1
+      let base = max(retransmissionTimeout, Micro.multiply(delay, 2))
+      let timeout = Micro.multiply(
+        base, Int64(1) << Int64(min(losses - 1, Self.maximumBackoffDoublings)))
+      attempt = Micro.add(attempt, timeout)
+    }
+    if losses > 0 {
+      lane.counters.retransmitted += losses
+      if observer != nil {
+        let (from, to) = endpoints(of: connection, direction)
+        trace(
+          .retransmitted(losses), from: from, to: to, connection: connection.id,
+          message.packet.summary)
+      }
+    }
+    arrival = max(arrival, connection.lastArrival(direction))
+    connection.setLastArrival(arrival, direction)
+    schedule(.reliable(message), at: arrival)
+  }
+
+  // MARK: Arriving
+
+  func arriveAtService(_ message: ReliableMessage) {
+    let connection = message.connection
+    let lane = connection.peer.uplink
+    let id = connection.id
+    let name = connection.peer.name
+    switch message.packet {
+    case .open:
+      guard let host else {
+        lane.counters.delivered += 1
+        trace(
+          .dropped, from: name, to: Self.serviceNode, connection: id,
+          "open (connection refused)")
+        sendReliable(.reset("connection refused"), on: connection)
+        return
+      }
+      lane.counters.delivered += 1
+      connection.hostSide = .open(hostIncarnation)
+      hostConnections[id] = connection
+      trace(.opened, from: name, to: Self.serviceNode, connection: id, "open")
+      host.connectionOpened(id, now: nowMilliseconds)
+    case .client(let clientMessage):
+      guard let host, connection.hostSide == .open(hostIncarnation) else {
+        discard(message, lane: lane, "connection ended")
+        return
+      }
+      lane.counters.delivered += 1
+      trace(
+        .delivered, from: name, to: Self.serviceNode, connection: id,
+        clientMessage.traceSummary)
+      host.receive(clientMessage, from: id, now: nowMilliseconds)
+    case .clientClose:
+      guard let host, connection.hostSide == .open(hostIncarnation) else {
+        discard(message, lane: lane, "connection ended")
+        return
+      }
+      lane.counters.delivered += 1
+      connection.hostSide = .closed
+      hostConnections[id] = nil
+      trace(.closed, from: name, to: Self.serviceNode, connection: id, "close")
+      host.connectionClosed(id, now: nowMilliseconds)
+    case .server, .hostClose, .reset:
+      break
+    }
+  }
+
+  func arriveAtPeer(_ message: ReliableMessage, event: PendingEvent) {
+    let connection = message.connection
+    let peer = connection.peer
+    let lane = peer.downlink
+    guard let link = connection.link, link.state == .open, peer.alive else {
+      discard(message, lane: lane, peer.alive ? "connection ended" : "node dead")
+      return
+    }
+    if peer.paused {
+      peer.waitingDeliveries.append(event)
+      return
+    }
+    lane.counters.delivered += 1
+    link.lastHeard = now
+    switch message.packet {
+    case .server(let serverMessage):
+      trace(
+        .delivered, from: Self.serviceNode, to: peer.name, connection: connection.id,
+        serverMessage.traceSummary)
+      link.handler?(.message(serverMessage))
+    case .hostClose:
+      let handler = link.handler
+      link.end()
+      trace(
+        .closed, from: Self.serviceNode, to: peer.name, connection: connection.id,
+        message.packet.summary)
+      handler?(.closed(.closedByPeer))
+    case .reset(let text):
+      let handler = link.handler
+      link.end()
+      trace(
+        .closed, from: Self.serviceNode, to: peer.name, connection: connection.id,
+        message.packet.summary)
+      handler?(.closed(.failed(text)))
+    case .open, .client, .clientClose:
+      break
+    }
+  }
+
+  private func discard(_ message: ReliableMessage, lane: Lane, _ why: String) {
+    lane.counters.dropped += 1
+    if observer != nil {
+      let (from, to) = endpoints(of: message.connection, message.packet.direction)
+      trace(
+        .dropped, from: from, to: to, connection: message.connection.id,
+        "\(message.packet.summary) (\(why))")
+    }
+  }
+
+  // MARK: The host's outputs
+
+  func hostOutput(_ output: HostOutput, incarnation: UInt64) {
+    guard incarnation == hostIncarnation, !isFinished else { return }
+    switch output {
+    case .send(let message, let id):
+      guard let connection = hostConnections[id] else { return }
+      sendReliable(.server(message), on: connection)
+    case .broadcast(let message, let group):
+      for id in group.connections {
+        guard let connection = hostConnections[id] else { continue }
+        sendReliable(.server(message), on: connection)
+      }
+    case .close(let id, let reason):
+      guard let connection = hostConnections.removeValue(forKey: id) else { return }
+      connection.hostSide = .closed
+      sendReliable(.hostClose(reason), on: connection)
+      schedule(.hostClosed(connection, incarnation: incarnation), at: now)
+    }
+  }
+}

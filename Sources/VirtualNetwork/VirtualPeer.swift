@@ -1,0 +1,85 @@
+import SessionTransport
+
+/// A node of a ``VirtualNetwork`` other than the service: the machine an SDK instance runs on.
+///
+/// It makes the instance's links (give it as `InitParams.transport`), reads its skewed clock
+/// (give ``clock`` as `InitParams.clock`), and can die, pause and come back through the
+/// network's faults.
+///
+/// > Important: Confined to its network's isolation domain. Not `Sendable`.
+public final class VirtualPeer: SessionLinkFactory {
+  /// The node's name.
+  public let name: String
+  weak var network: VirtualNetwork?
+  /// The node's number: 0 is the service, peers count from 1.
+  let index: Int
+  let uplink: Lane
+  let downlink: Lane
+  var alive = true
+  var paused = false
+  /// Counts restarts; links of an older incarnation are dead.
+  var incarnation: UInt64 = 0
+  /// Milliseconds added to the network's clock in ``clock``.
+  var skew: Int64 = 0
+  /// The open links, by serial number.
+  var links: [Int: VirtualLink] = [:]
+  private var nextLinkSerial = 0
+  /// What arrived while paused, in order: deliveries (and datagrams) and timers.
+  var waitingDeliveries: [PendingEvent] = []
+  var waitingTimers: [VirtualLink] = []
+  /// The node's datagram endpoint, once asked for.
+  var endpoint: DatagramEndpoint?
+
+  init(name: String, index: Int, network: VirtualNetwork, behavior: LinkBehavior) {
+    self.name = name
+    self.index = index
+    self.network = network
+    let streams = network.streams
+    uplink = Lane(
+      behavior: behavior, random: streams.stream("link/\(name)/up"),
+      datagramRandom: streams.stream("datagram/\(name)/up"))
+    downlink = Lane(
+      behavior: behavior, random: streams.stream("link/\(name)/down"),
+      datagramRandom: streams.stream("datagram/\(name)/down"))
+  }
+
+  func lane(_ direction: LinkDirection) -> Lane {
+    direction == .uplink ? uplink : downlink
+  }
+
+  /// A new, unstarted link from this node to the service.
+  ///
+  /// A link made or started while the node is dead never delivers anything.
+  ///
+  /// - Returns: A ``VirtualLink``.
+  public func makeLink() -> any SessionLink {
+    nextLinkSerial += 1
+    return VirtualLink(peer: self, serial: nextLinkSerial, incarnation: incarnation)
+  }
+
+  /// The node's clock in milliseconds: the network's ``VirtualNetwork/nowMilliseconds`` plus
+  /// this node's skew (``VirtualNetwork/setClockSkew(peer:milliseconds:)``). Give it to the
+  /// SDK instance on this node (`InitParams.clock`). Reads 0 once the network is gone.
+  public var clock: () -> Int64 {
+    { [weak self] in
+      guard let self, let network = self.network else { return 0 }
+      return Micro.add(network.nowMilliseconds, self.skew)
+    }
+  }
+
+  /// Whether the node runs (not killed, or restarted since).
+  public var isAlive: Bool { alive }
+
+  /// Whether the node is paused.
+  public var isPaused: Bool { paused }
+
+  /// Brings a killed node back as a fresh incarnation: links made from now on work; the old
+  /// ones stay dead. Harmless on a live node (it does nothing).
+  public func restart() {
+    guard !alive else { return }
+    alive = true
+    paused = false
+    incarnation &+= 1
+    network?.trace(.fault("restart"), from: name, to: name, connection: nil, "restart")
+  }
+}
