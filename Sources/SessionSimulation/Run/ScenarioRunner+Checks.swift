@@ -116,6 +116,7 @@ extension ScenarioRunner {
 
   /// Convergence, liveness and the delivery properties, once the run has settled.
   func finalChecks(at elapsed: Int64) {
+    checkEveryReplica()
     let divergence = divergence()
     if convergedAt == nil {
       fail(

@@ -24,6 +24,11 @@ public struct RunOptions: Sendable {
   public var watch: String?
   /// Gets the watched peer's roster lines, on the world's domain.
   public var narrate: (@Sendable (String) -> Void)?
+  /// Up to this many participants every replica checks its invariants after every event;
+  /// above it, one replica in turn checks after each event (the invariants cost O(n log n)
+  /// per check, so checking all of them would cost O(n² log n) per event), and every replica
+  /// checks at each liveness checkpoint and at the end.
+  public var invariantsOnEveryReplicaUpTo = 100
 
   /// Makes options.
   public init(
@@ -82,6 +87,8 @@ public final class ScenarioRunner: @unchecked Sendable {
   let failureLimit = 50
   var chatCounter = 0
   var watchedRoster = ""
+  /// Events applied on all replicas so far: picks which replica checks in a big session.
+  var appliedEvents = 0
 
   /// Makes a runner.
   ///
@@ -114,7 +121,10 @@ public final class ScenarioRunner: @unchecked Sendable {
     while checkpoint < livenessEnd {
       checkpoint = min(livenessEnd, checkpoint + 250)
       try runReporting(until: checkpoint)
-      if try world.perform({ self.divergence() == nil }) {
+      if try world.perform({
+        self.checkEveryReplica()
+        return self.divergence() == nil
+      }) {
         convergedAt = checkpoint - end
         break
       }
@@ -244,6 +254,10 @@ public final class ScenarioRunner: @unchecked Sendable {
     if scenario.expect.invariants {
       _ = sdk.store.addObserver { [unowned self, unowned peer] applied, state in
         guard peer.incarnation == incarnation else { return }
+        self.appliedEvents &+= 1
+        if state.participants.count > self.options.invariantsOnEveryReplicaUpTo {
+          guard self.appliedEvents % self.peers.count == peer.index else { return }
+        }
         let violations = state.checkInvariants()
         guard !violations.isEmpty else { return }
         self.fail(
@@ -278,6 +292,18 @@ public final class ScenarioRunner: @unchecked Sendable {
     watchedRoster = line
     let count = peer.isInSession ? state.participants.count : 0
     narrate("\(SimDuration.ms(world.elapsed)) \(peer.name) sees \(count): \(line)")
+  }
+
+  /// Every live replica's invariants, now (the sweep that complements sampling).
+  func checkEveryReplica() {
+    guard scenario.expect.invariants else { return }
+    for peer in peers where peer.life != .dead {
+      let violations = peer.sdk.store.state.checkInvariants()
+      guard !violations.isEmpty else { continue }
+      fail(
+        "invariants", peer: peer.name,
+        "at a checkpoint: " + violations.map(\.description).joined(separator: "; "))
+    }
   }
 
   func fail(_ check: String, peer: String?, _ detail: String) {
