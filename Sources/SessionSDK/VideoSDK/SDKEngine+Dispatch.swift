@@ -98,6 +98,37 @@ extension SDKEngine {
     }
   }
 
+  /// Delivers the callbacks of one of the commonest events (a video or audio change, one user
+  /// joining) as ``deliver(_:view:)`` delivers each, in the mapping's order, in one pass: one
+  /// id list for all of them, and none of the bookkeeping that no such callback needs.
+  ///
+  /// The observer and the delegate are read again for each callback, and so is the handle
+  /// (a callback may change the first two, or end the session, before the next).
+  @inline(__always)
+  func deliver(_ callbacks: CallbackMapping.OneUserCallbacks) {
+    let id = callbacks.user
+    // The list the callback values carry (see `CallbackMapping`), rewritten in place once the
+    // last one was let go. It is taken out of the engine while the callbacks run and put back
+    // after: a local list reaches the observer with no reference counting, where a stored
+    // property would be retained around every call out (a callback could reassign it).
+    var ids: [UserID] = []
+    swap(&ids, &oneUserIDs)
+    defer { swap(&ids, &oneUserIDs) }
+    if ids.count == 1 { ids[0] = id } else { ids = [id] }
+    if callbacks.join {
+      callbackObserver?(.onUserJoin(ids))
+      delegate?.onUserJoin(userHelper, users: userList(id))
+    }
+    if callbacks.video {
+      callbackObserver?(.onUserVideoStatusChanged(ids))
+      delegate?.onUserVideoStatusChanged(videoHelper, user: userList(id))
+    }
+    if callbacks.audio {
+      callbackObserver?(.onUserAudioStatusChanged(ids))
+      delegate?.onUserAudioStatusChanged(audioHelper, user: userList(id))
+    }
+  }
+
   /// The handle for a user id: the session's cached one, or a detached one outside a session.
   private func user(_ id: UserID) -> User {
     guard let session = currentSession else { return User(id: id, session: nil) }
@@ -105,15 +136,19 @@ extension SDKEngine {
   }
 
   private func users(_ ids: [UserID]) -> [User] {
-    if ids.count == 1 {
-      // Most callbacks name one user: hand out the list the handle is kept in (see
-      // `UserHandles`), rather than build one per callback.
-      if let list = handles.list(of: ids[0]) { return list }
-      if let session = currentSession { return handles.list(for: ids[0], in: session) }
-    }
+    if ids.count == 1 { return userList(ids[0]) }
     guard let session = currentSession else { return ids.map { User(id: $0, session: nil) } }
     handles.reserve(ids.count)
     return ids.map { handle(for: $0, in: session) }
+  }
+
+  /// The one-user list for `id`. Most callbacks name one user: hand out the list the handle
+  /// is kept in (see `UserHandles`), rather than build one per callback; outside a session, a
+  /// detached user's.
+  private func userList(_ id: UserID) -> [User] {
+    if let list = handles.list(of: id) { return list }
+    guard let session = currentSession else { return [User(id: id, session: nil)] }
+    return handles.list(for: id, in: session)
   }
 
   private func shareAction(_ owner: UserID) -> ShareAction {
