@@ -106,14 +106,17 @@ extension SDKEngine {
   /// (a callback may change the first two, or end the session, before the next).
   @inline(__always)
   func deliver(_ callbacks: CallbackMapping.OneUserCallbacks) {
+    deliver(callbacks, ids: &oneUserIDs)
+  }
+
+  /// `deliver(_:)` with the list the callback values carry (see `CallbackMapping`), rewritten
+  /// in place once the last one was let go. Passed `inout`, so that the list reaches the
+  /// observer with no reference counting: a stored property read for each call out would be
+  /// retained around it (a callback could reassign it), and nothing reaches it while the
+  /// callbacks run (calls into the SDK from them are queued).
+  @inline(__always)
+  private func deliver(_ callbacks: CallbackMapping.OneUserCallbacks, ids: inout [UserID]) {
     let id = callbacks.user
-    // The list the callback values carry (see `CallbackMapping`), rewritten in place once the
-    // last one was let go. It is taken out of the engine while the callbacks run and put back
-    // after: a local list reaches the observer with no reference counting, where a stored
-    // property would be retained around every call out (a callback could reassign it).
-    var ids: [UserID] = []
-    swap(&ids, &oneUserIDs)
-    defer { swap(&ids, &oneUserIDs) }
     if ids.count == 1 { ids[0] = id } else { ids = [id] }
     if callbacks.join {
       callbackObserver?(.onUserJoin(ids))
