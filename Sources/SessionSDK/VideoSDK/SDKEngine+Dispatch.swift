@@ -102,8 +102,8 @@ extension SDKEngine {
   /// joining) as ``deliver(_:view:)`` delivers each, in the mapping's order, in one pass: one
   /// id list for all of them, and none of the bookkeeping that no such callback needs.
   ///
-  /// The observer and the delegate are read again for each callback, and so is the handle
-  /// (a callback may change the first two, or end the session, before the next).
+  /// The observer and the delegate are read again for each callback (a callback may replace
+  /// or let go of either before the next), and the handle is looked up again, as one by one.
   @inline(__always)
   func deliver(_ callbacks: CallbackMapping.OneUserCallbacks) {
     deliver(callbacks, ids: &oneUserIDs)
