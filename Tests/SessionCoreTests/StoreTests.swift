@@ -1,7 +1,7 @@
 import Observation
 import Testing
 
-@testable import SessionCore
+@_spi(Package) @testable import SessionCore
 
 /// Counts calls from a `@Sendable` callback. Observation calls `onChange` synchronously on the
 /// thread that mutates the store, which in these tests is the test's own, so there is no race.

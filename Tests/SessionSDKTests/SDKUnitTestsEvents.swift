@@ -579,6 +579,59 @@ struct SDKUnitTestsUserHandles {
 
   /// An instance in the classroom session as `myself`, replayed, reporting to `delegate` (which
   /// the caller keeps: the instance holds it weakly).
+  /// A joiner's callbacks go out in one pass (a join storm's fan-out): in the mapping's order,
+  /// to the observer and the delegate, one handle for all of them, and only the media that
+  /// started at the join.
+  @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
+  func oneJoinerFiresTheMediaItStartedWithOneHandle(videoOn: Bool, audioOn: Bool) {
+    let delegate = JoinKeeper()
+    let sdk = joinedClassroom(as: 1, delegate: delegate)
+    delegate.calls.removeAll()
+    let log = CallbackLog()
+    sdk.callbackObserver = { log.callbacks.append($0) }
+    let audio = audioOn ? AudioStatus(type: .voip, isMuted: true) : .disconnected
+    #expect(sdk.replay(.usersJoined([person(4, "Barbara", videoOn: videoOn, audio: audio)])))
+    let expected: [VideoSDKCallback] =
+      [.onUserJoin([4])] + (videoOn ? [.onUserVideoStatusChanged([4])] : [])
+      + (audioOn ? [.onUserAudioStatusChanged([4])] : [])
+    #expect(log.callbacks == expected)
+    #expect(
+      log.callbacks
+        == CallbackMapping.callbacks(
+          for: .usersJoined([person(4, "Barbara", videoOn: videoOn, audio: audio)]),
+          context: CallbackMapping.Context()))
+    #expect(delegate.calls.map(\.0) == expected.map(\.name))
+    let handle = sdk.getSession()?.user(withID: 4)
+    #expect(handle != nil && delegate.calls.allSatisfy { $0.1.count == 1 && $0.1[0] === handle })
+  }
+
+  /// The delegate is read again for each of a joiner's callbacks: one that a callback replaces
+  /// or lets go hears nothing more, and its successor hears the rest.
+  @Test func aJoinersLaterCallbacksGoToTheDelegateOfTheMoment() {
+    let first = JoinKeeper()
+    let second = JoinKeeper()
+    let sdk = joinedClassroom(as: 1, delegate: first)
+    first.calls.removeAll()
+    first.onJoin = { [weak sdk] in sdk?.delegate = second }
+    let barbara = person(
+      4, "Barbara", videoOn: true, audio: AudioStatus(type: .voip, isMuted: false))
+    #expect(sdk.replay(.usersJoined([barbara])))
+    #expect(first.calls.map(\.0) == ["onUserJoin"])
+    #expect(second.calls.map(\.0) == ["onUserVideoStatusChanged", "onUserAudioStatusChanged"])
+
+    // Let go of inside its `onUserJoin`: the weak reference is empty for the next callbacks.
+    var kept: JoinKeeper? = JoinKeeper()
+    weak let released = kept
+    kept?.onJoin = { kept = nil }
+    sdk.delegate = kept
+    let log = CallbackLog()
+    sdk.callbackObserver = { log.callbacks.append($0) }
+    #expect(sdk.replay(.usersJoined([person(5, "Claude", videoOn: true)])))
+    #expect(released == nil && sdk.delegate == nil)
+    #expect(log.callbacks == [.onUserJoin([5]), .onUserVideoStatusChanged([5])])
+    #expect(second.calls.count == 2, "the replaced delegate hears nothing more")
+  }
+
   private func joinedClassroom(as myself: UInt32, delegate: any VideoSDKDelegate) -> VideoSDK {
     let sdk = VideoSDK()
     sdk.delegate = delegate
@@ -586,6 +639,22 @@ struct SDKUnitTestsUserHandles {
     #expect(sdk.replay(.joinRequested(sessionName: "Algebra101", userName: "Grace")))
     #expect(sdk.replay(.sessionJoined(snapshot(myself: myself, users: classroom))))
     return sdk
+  }
+
+  /// Keeps the name and the users of each join, video and audio callback, in order.
+  final class JoinKeeper: VideoSDKDelegate {
+    var calls: [(String, [User])] = []
+    var onJoin: (() -> Void)?
+    func onUserJoin(_ helper: UserHelper?, users: [User]?) {
+      calls.append(("onUserJoin", users ?? []))
+      onJoin?()
+    }
+    func onUserVideoStatusChanged(_ helper: VideoHelper?, user: [User]?) {
+      calls.append(("onUserVideoStatusChanged", user ?? []))
+    }
+    func onUserAudioStatusChanged(_ helper: AudioHelper?, user: [User]?) {
+      calls.append(("onUserAudioStatusChanged", user ?? []))
+    }
   }
 
   /// Keeps every list that video callbacks hand out.

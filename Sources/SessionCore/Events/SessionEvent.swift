@@ -65,7 +65,12 @@ public enum SessionEvent: Sendable, Codable, Hashable {
 extension SessionEvent {
   /// The user whose status a one-user status event changes (video, audio, network quality),
   /// the commonest events of a session in progress; `nil` for every other event.
-  package var statusSubject: UserID? {
+  ///
+  /// Public only as SPI (`@_spi(Package) import SessionCore`) and inlinable, as ``FIFO`` is: the
+  /// SDK reads it for every message a fan-out delivers (Decision 0009), and the body of a
+  /// `package` declaration is not available to other modules, so it was a call and a copy of
+  /// the event each time.
+  @_spi(Package) @inlinable public var statusSubject: UserID? {
     switch self {
     case .videoStatusChanged(let user, _), .audioStatusChanged(let user, _, _),
       .networkStatusChanged(let user, _):

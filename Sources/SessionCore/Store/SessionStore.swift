@@ -147,6 +147,9 @@ public final class SessionStore: Observable {
     return rejections
   }
 
+  /// Applies the events sent during a reduction. Out of line: inlined into `send(_:)`, its loop
+  /// made every send keep its result on the stack around the (almost always skipped) drain.
+  @inline(never)
   private func drainPending() {
     while let next = pending.popFirst() { _ = process(next) }
   }

@@ -184,6 +184,48 @@ public enum CallbackMapping {
     if !audio.isEmpty { body(.onUserAudioStatusChanged(audio)) }
   }
 
+  /// The callbacks of the commonest events, which name one user and fire only one-user list
+  /// callbacks: a video or audio change (one callback) and one user joining (`onUserJoin`,
+  /// then the video and audio starts of ``forEachMediaStart(of:_:)``). They need no context.
+  ///
+  /// The one description of those events' callbacks: ``forEachCallback(for:context:oneUser:_:)``
+  /// fires them from it, and the SDK's engine delivers from it directly, all of one joiner's
+  /// callbacks in one pass (a join storm fans a join out to every member).
+  ///
+  /// > Important: A value made and used in one isolation domain.
+  struct OneUserCallbacks {
+    /// The user every callback names.
+    var user: UserID
+    /// Whether `onUserJoin([user])` fires (first).
+    var join = false
+    /// Whether `onUserVideoStatusChanged([user])` fires (after the join's).
+    var video = false
+    /// Whether `onUserAudioStatusChanged([user])` fires (last).
+    var audio = false
+
+    /// The callbacks of `event`, or `nil` for an event that is not one of these.
+    @inline(__always)
+    init?(_ event: SessionEvent) {
+      switch event {
+      case .videoStatusChanged(let user, _):
+        self.user = user
+        video = true
+      case .audioStatusChanged(let user, _, _):
+        self.user = user
+        audio = true
+      case .usersJoined(let users) where users.count == 1:
+        // A camera and microphone the join context turned on start after the join, as for
+        // several joiners (`forEachMediaStart(of:_:)`).
+        user = users[0].id
+        join = true
+        video = users[0].isVideoOn
+        audio = users[0].audio.type != .none
+      default:
+        return nil
+      }
+    }
+  }
+
   /// Calls `body` with each callback an applied event fires, in order; see
   /// ``callbacks(for:context:)``. The SDK delivers through it with no buffer in between.
   ///
@@ -200,6 +242,12 @@ public enum CallbackMapping {
     func list(_ user: UserID) -> [UserID] {
       if oneUser.count == 1 { oneUser[0] = user } else { oneUser = [user] }
       return oneUser
+    }
+    if let one = OneUserCallbacks(event) {
+      if one.join { body(.onUserJoin(list(one.user))) }
+      if one.video { body(.onUserVideoStatusChanged(list(one.user))) }
+      if one.audio { body(.onUserAudioStatusChanged(list(one.user))) }
+      return
     }
     switch event {
     case .initialized, .cleanedUp, .joinRequested, .leaveRequested:
@@ -241,15 +289,9 @@ public enum CallbackMapping {
       body(.onSessionLeaveLegacy)
 
     case .usersJoined(let users):
-      guard users.count == 1 else {
-        body(.onUserJoin(users.map(\.id)))
-        forEachMediaStart(of: users, body)
-        break
-      }
-      let user = users[0]
-      body(.onUserJoin(list(user.id)))
-      if user.isVideoOn { body(.onUserVideoStatusChanged(list(user.id))) }
-      if user.audio.type != .none { body(.onUserAudioStatusChanged(list(user.id))) }
+      // One joiner is a `OneUserCallbacks` event.
+      body(.onUserJoin(users.map(\.id)))
+      forEachMediaStart(of: users, body)
 
     case .usersLeft(let ids):
       for share in context.endedShares {
@@ -260,11 +302,8 @@ public enum CallbackMapping {
       }
       body(.onUserLeave(ids))
 
-    case .videoStatusChanged(let user, _):
-      body(.onUserVideoStatusChanged(list(user)))
-
-    case .audioStatusChanged(let user, _, _):
-      body(.onUserAudioStatusChanged(list(user)))
+    case .videoStatusChanged, .audioStatusChanged:
+      break  // `OneUserCallbacks` events, fired above.
 
     case .activeSpeakersChanged(let speakers):
       body(.onUserActiveAudioChanged(speakers))

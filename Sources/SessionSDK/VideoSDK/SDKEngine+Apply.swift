@@ -21,7 +21,11 @@ extension SDKEngine {
     switch consume plan {
     case .plain:
       guard reduce(event) else { return false }
-      fireCallbacks(for: event, context: CallbackMapping.Context())
+      if let callbacks = CallbackMapping.OneUserCallbacks(event) {
+        deliver(callbacks)
+      } else {
+        fireCallbacks(for: event, context: CallbackMapping.Context())
+      }
       return true
     case .bookkept(let bookkeeping):
       return apply(event, with: bookkeeping)

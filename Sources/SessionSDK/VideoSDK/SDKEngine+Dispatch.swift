@@ -98,6 +98,40 @@ extension SDKEngine {
     }
   }
 
+  /// Delivers the callbacks of one of the commonest events (a video or audio change, one user
+  /// joining) as ``deliver(_:view:)`` delivers each, in the mapping's order, in one pass: one
+  /// id list for all of them, and none of the bookkeeping that no such callback needs.
+  ///
+  /// The observer and the delegate are read again for each callback (a callback may replace
+  /// or let go of either before the next), and the handle is looked up again, as one by one.
+  @inline(__always)
+  func deliver(_ callbacks: CallbackMapping.OneUserCallbacks) {
+    deliver(callbacks, ids: &oneUserIDs)
+  }
+
+  /// `deliver(_:)` with the list the callback values carry (see `CallbackMapping`), rewritten
+  /// in place once the last one was let go. Passed `inout`, so that the list reaches the
+  /// observer with no reference counting: a stored property read for each call out would be
+  /// retained around it (a callback could reassign it), and nothing reaches it while the
+  /// callbacks run (calls into the SDK from them are queued).
+  @inline(__always)
+  private func deliver(_ callbacks: CallbackMapping.OneUserCallbacks, ids: inout [UserID]) {
+    let id = callbacks.user
+    if ids.count == 1 { ids[0] = id } else { ids = [id] }
+    if callbacks.join {
+      callbackObserver?(.onUserJoin(ids))
+      delegate?.onUserJoin(userHelper, users: userList(id))
+    }
+    if callbacks.video {
+      callbackObserver?(.onUserVideoStatusChanged(ids))
+      delegate?.onUserVideoStatusChanged(videoHelper, user: userList(id))
+    }
+    if callbacks.audio {
+      callbackObserver?(.onUserAudioStatusChanged(ids))
+      delegate?.onUserAudioStatusChanged(audioHelper, user: userList(id))
+    }
+  }
+
   /// The handle for a user id: the session's cached one, or a detached one outside a session.
   private func user(_ id: UserID) -> User {
     guard let session = currentSession else { return User(id: id, session: nil) }
@@ -105,15 +139,19 @@ extension SDKEngine {
   }
 
   private func users(_ ids: [UserID]) -> [User] {
-    if ids.count == 1 {
-      // Most callbacks name one user: hand out the list the handle is kept in (see
-      // `UserHandles`), rather than build one per callback.
-      if let list = handles.list(of: ids[0]) { return list }
-      if let session = currentSession { return handles.list(for: ids[0], in: session) }
-    }
+    if ids.count == 1 { return userList(ids[0]) }
     guard let session = currentSession else { return ids.map { User(id: $0, session: nil) } }
     handles.reserve(ids.count)
     return ids.map { handle(for: $0, in: session) }
+  }
+
+  /// The one-user list for `id`. Most callbacks name one user: hand out the list the handle
+  /// is kept in (see `UserHandles`), rather than build one per callback; outside a session, a
+  /// detached user's.
+  private func userList(_ id: UserID) -> [User] {
+    if let list = handles.list(of: id) { return list }
+    guard let session = currentSession else { return [User(id: id, session: nil)] }
+    return handles.list(for: id, in: session)
   }
 
   private func shareAction(_ owner: UserID) -> ShareAction {
