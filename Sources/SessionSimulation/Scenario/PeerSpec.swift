@@ -70,7 +70,8 @@ public struct PeerSpec: Sendable, Hashable, Codable {
     name = try container.decode(String.self, forKey: .name)
     count = try container.decodeIfPresent(Int.self, forKey: .count) ?? 1
     role = try container.decodeIfPresent(Role.self, forKey: .role) ?? .participant
-    if try container.decodeNil(forKey: .join) {
+    // `"join": null` means never by itself; a missing key means at the start.
+    if container.contains(.join), try container.decodeNil(forKey: .join) {
       join = nil
     } else {
       join = try container.decodeIfPresent(SimDurationRange.self, forKey: .join) ?? .exactly(.zero)

@@ -228,10 +228,23 @@ public enum ScenarioLoader {
     switch error {
     case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): context = c
     case .keyNotFound(let key, let c):
-      return (c.codingPath + [key]).map(\.pathText).joined(separator: ".")
+      return pathText(c.codingPath + [key])
     @unknown default: return ""
     }
-    return context.codingPath.map(\.pathText).joined(separator: ".")
+    return pathText(context.codingPath)
+  }
+
+  /// A coding path as the validation's paths read: `peers[2].join`.
+  private static func pathText(_ path: [any CodingKey]) -> String {
+    var text = ""
+    for key in path {
+      if let index = key.intValue {
+        text += "[\(index)]"
+      } else {
+        text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+      }
+    }
+    return text
   }
 
   private static func reason(of error: DecodingError) -> String {
@@ -245,9 +258,3 @@ public enum ScenarioLoader {
   }
 }
 
-extension CodingKey {
-  fileprivate var pathText: String {
-    if let index = intValue { return "[\(index)]" }
-    return stringValue
-  }
-}
