@@ -43,7 +43,8 @@ public struct PeerSpec: Sendable, Hashable, Codable {
 
   /// Makes a peer spec.
   public init(
-    name: String, count: Int = 1, role: Role = .participant, join: SimDurationRange? = .exactly(.zero),
+    name: String, count: Int = 1, role: Role = .participant,
+    join: SimDurationRange? = .exactly(.zero),
     video: Bool = false, audio: Bool = true, muted: Bool = true, token: TokenSpec = .valid,
     password: String? = nil, network: NetworkSpec? = nil, clockSkewMilliseconds: Int64? = nil
   ) {
@@ -65,11 +66,13 @@ public struct PeerSpec: Sendable, Hashable, Codable {
     case clockSkewMilliseconds = "clockSkewMs"
   }
 
+  /// Decodes a peer entry; what is left out takes the defaults above.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     name = try container.decode(String.self, forKey: .name)
     count = try container.decodeIfPresent(Int.self, forKey: .count) ?? 1
     role = try container.decodeIfPresent(Role.self, forKey: .role) ?? .participant
+    // `"join": null` means never by itself; a missing key means at the start.
     if container.contains(.join), try container.decodeNil(forKey: .join) {
       join = nil
     } else {

@@ -1,0 +1,95 @@
+import Foundation
+import SessionSimulation
+import Testing
+
+/// Where the package's files are, from this file's path.
+enum PackageFiles {
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  static let scenarios = root.appendingPathComponent("Examples/Scenarios")
+
+  /// The example scenario files, by name.
+  static let exampleNames = [
+    "quickstart", "share-annotation", "classroom", "churn-1000", "host-crash", "partition-heal",
+    "service-restart", "swarm-classroom",
+  ]
+
+  static func example(_ name: String) throws -> Scenario {
+    try ScenarioLoader.load(path: scenarios.appendingPathComponent("\(name).json").path)
+  }
+}
+
+/// Runs a scenario with its own seed in a fresh deterministic world (swarm draws when it has a
+/// swarm block).
+func runDeterministic(_ scenario: Scenario, seed: UInt64? = nil) throws -> RunReport {
+  let seed = seed ?? scenario.seed ?? 1
+  let world = DeterministicWorld(
+    seed: seed, service: ScenarioLoader.serviceConfiguration(for: scenario, seed: seed))
+  let options = RunOptions(seed: seed, swarm: scenario.swarm != nil)
+  return try ScenarioRunner(scenario: scenario, world: world, options: options).run()
+}
+
+@Suite struct ExampleScenarioTests {
+  @Test func everyExampleFileIsListed() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: PackageFiles.scenarios.path)
+      .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
+    #expect(Set(files) == Set(PackageFiles.exampleNames))
+  }
+
+  @Test(arguments: PackageFiles.exampleNames)
+  func examplePassesWithItsSeed(_ name: String) throws {
+    let scenario = try PackageFiles.example(name)
+    #expect(scenario.name == name)
+    #expect(scenario.seed != nil)
+    let report = try runDeterministic(scenario)
+    print(report.summaryLine)
+    for failure in report.failures.prefix(10) { print("  \(failure)") }
+    #expect(report.passed, "\(name): \(report.failures.first?.description ?? "")")
+    #expect(report.unsupportedFaults.isEmpty)
+  }
+
+  @Test func swarmDrawsDifferFromTheScriptedRun() throws {
+    let scenario = try PackageFiles.example("swarm-classroom")
+    #expect(scenario.swarm != nil)
+    #expect(scenario.randomFaults.isEmpty)
+  }
+}
+
+/// Runner bugs found while writing the examples, as known issues: each test starts to fail
+/// (an unexpected pass of a known issue) once the runner is fixed, and then the examples'
+/// workarounds can go.
+@Suite struct RunnerKnownIssueTests {
+  /// The runner's `startShare` calls `ShareHelper.startShare(with: nil)`, which the SDK always
+  /// refuses with `invalidParameter`: no scenario can share (nor annotate a share).
+  @Test func startShareActionShares() throws {
+    let scenario = try ScenarioBuilder("share", duration: .seconds(5))
+      .peer("a", role: .host)
+      .at(.seconds(1), "a", .startShare)
+      .expect(liveness: .seconds(2))
+      .expect(at: .seconds(2), sharing: ["a"])
+      .validated()
+    let report = try runDeterministic(scenario)
+    withKnownIssue("the runner starts a share with no view") {
+      #expect(report.passed, "\(report.failures.first?.description ?? "")")
+      #expect(report.refusedActions == 0)
+    }
+  }
+
+  /// After `onSessionLeave(networkError)` the runner rejoins a second later; when that join
+  /// fails (the service is still down), nothing retries, the peer still wants the session, and
+  /// liveness fails. (The SDK also spends its three resumes within the same instant.)
+  /// `service-restart.json` works around it with a scripted `join` of every peer.
+  @Test func aFailedRejoinIsRetried() throws {
+    let scenario = try ScenarioBuilder("restart", duration: .seconds(20))
+      .peer("a", role: .host)
+      .peer("b", join: .seconds(1))
+      .fault(at: .seconds(5), .killService, for: .seconds(3))
+      .expect(liveness: .seconds(10))
+      .validated()
+    let report = try runDeterministic(scenario)
+    withKnownIssue("a failed rejoin is not retried") {
+      #expect(report.passed, "\(report.failures.first?.description ?? "")")
+    }
+  }
+}
