@@ -31,7 +31,8 @@ public enum Simulation {
   public static func run(_ scenario: Scenario, mode: SimulationMode, options: RunOptions) throws
     -> Outcome
   {
-    let world = try makeWorld(mode, scenario: scenario, seed: options.seed, tracesNetwork: true)
+    let world = try makeWorld(
+      mode, scenario: scenario, seed: options.seed, tracesNetwork: options.keepsTrace)
     defer { (world as? LoopbackWorld)?.shutdown() }
     let runner = ScenarioRunner(scenario: scenario, world: world, options: options)
     let report = try runner.run()

@@ -59,9 +59,10 @@ func runDeterministic(_ scenario: Scenario, seed: UInt64? = nil) throws -> RunRe
 /// Runner bugs found while writing the examples, as known issues: each test starts to fail
 /// (an unexpected pass of a known issue) once the runner is fixed, and then the examples'
 /// workarounds can go.
-@Suite struct RunnerKnownIssueTests {
-  /// The runner's `startShare` calls `ShareHelper.startShare(with: nil)`, which the SDK always
-  /// refuses with `invalidParameter`: no scenario can share (nor annotate a share).
+/// Two runner bugs found while writing the examples, fixed since: these hold them fixed.
+@Suite struct RunnerRegressionTests {
+  /// The runner once started shares with no view, which the SDK refuses with
+  /// `invalidParameter`: no scenario could share (nor annotate a share).
   @Test func startShareActionShares() throws {
     let scenario = try ScenarioBuilder("share", duration: .seconds(5))
       .peer("a", role: .host)
@@ -70,16 +71,12 @@ func runDeterministic(_ scenario: Scenario, seed: UInt64? = nil) throws -> RunRe
       .expect(at: .seconds(2), sharing: ["a"])
       .validated()
     let report = try runDeterministic(scenario)
-    withKnownIssue("the runner starts a share with no view") {
-      #expect(report.passed, "\(report.failures.first?.description ?? "")")
-      #expect(report.refusedActions == 0)
-    }
+    #expect(report.passed, "\(report.failures.first?.description ?? "")")
+    #expect(report.refusedActions == 0)
   }
 
-  /// After `onSessionLeave(networkError)` the runner rejoins a second later; when that join
-  /// fails (the service is still down), nothing retries, the peer still wants the session, and
-  /// liveness fails. (The SDK also spends its three resumes within the same instant.)
-  /// `service-restart.json` works around it with a scripted `join` of every peer.
+  /// After `onSessionLeave(networkError)` the runner rejoins a second later; a join that
+  /// fails because the service is still down is now retried a second later too.
   @Test func aFailedRejoinIsRetried() throws {
     let scenario = try ScenarioBuilder("restart", duration: .seconds(20))
       .peer("a", role: .host)
@@ -88,8 +85,6 @@ func runDeterministic(_ scenario: Scenario, seed: UInt64? = nil) throws -> RunRe
       .expect(liveness: .seconds(10))
       .validated()
     let report = try runDeterministic(scenario)
-    withKnownIssue("a failed rejoin is not retried") {
-      #expect(report.passed, "\(report.failures.first?.description ?? "")")
-    }
+    #expect(report.passed, "\(report.failures.first?.description ?? "")")
   }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import SessionSimulation
+@testable import SessionSimulation
 import Testing
 
 /// A scenario every validation rule allows, for the tests to break one field at a time.
@@ -332,10 +332,10 @@ private let badFields: [BadField] = [
       .behaviour("student-*", videoTogglePerMinute: 0.5, chatPerMinute: 1)
       .partition(at: .seconds(25), ["teacher"], for: .seconds(18))
       .expect(liveness: .seconds(20))
-      .expect(at: .ms(5_500), rosterCount: 31)
+      .expect(at: .ms(5_500), rosterCount: 31, sharing: ["teacher"])
       .expect(at: .seconds(20), host: "teacher", rosterCount: 31, videoOn: ["teacher"])
       .expect(at: .seconds(35), peers: "student-*", host: "teacher", sees: ["teacher"])
-      .expect(at: .seconds(50), host: "teacher", rosterCount: 31)
+      .expect(at: .seconds(50), host: "teacher", rosterCount: 31, sharing: ["teacher"])
       .expect(at: .seconds(65), host: "teacher", rosterCount: 31)
       .validated()
     #expect(built == file)
@@ -432,5 +432,48 @@ private let badFields: [BadField] = [
     #expect(throws: ScenarioError.self) {
       try ScenarioBuilder("empty", duration: .seconds(5)).validated()
     }
+  }
+}
+
+/// A misspelt key is an error at its path; every key the format documents is accepted.
+@Suite struct ScenarioKeyTests {
+  private let base = """
+    {"name": "k", "duration": "5s", "session": {"name": "Room"},
+     "peers": [{"name": "a", "join": {"from": "0s", "to": "1s"}}]
+    """
+
+  @Test(arguments: [
+    (#", "liveliness": "5s"}"#, "liveliness"),
+    (#", "expect": {"liveliness": "5s"}}"#, "expect.liveliness"),
+    (#", "faults": [{"at": "1s", "kind": "heal", "duration": "2s"}]}"#, "faults[0].duration"),
+    (#", "network": {"both": {"lost": 0.1}}}"#, "network.both.lost"),
+    (#", "expect": {"assertions": [{"at": "1s", "hosts": "a"}]}}"#, "expect.assertions[0].hosts"),
+  ])
+  func aMisspeltKeyIsRefusedAtItsPath(_ tail: String, _ path: String) throws {
+    let data = Data((base + tail).utf8)
+    let error = try #require(throws: ScenarioError.self) { try ScenarioLoader.load(data) }
+    #expect(error.path == path)
+    #expect(error.reason.hasPrefix("unknown key"))
+  }
+
+  @Test func everyExampleUsesOnlyKnownKeys() throws {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Examples/Scenarios")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { $0.hasSuffix(".json") }
+    #expect(files.count == 8)
+    for file in files {
+      let data = try Data(contentsOf: folder.appendingPathComponent(file))
+      #expect(ScenarioKeys.firstUnknownKey(in: data) == nil, "\(file)")
+    }
+  }
+
+  @Test func aScenarioWrittenByTheEncoderReadsBack() throws {
+    let scenario = try ScenarioBuilder("round-trip", duration: .seconds(5))
+      .peer("a", role: .host)
+      .validated()
+    #expect(ScenarioKeys.firstUnknownKey(in: ScenarioLoader.encode(scenario)) == nil)
+    #expect(try ScenarioLoader.load(ScenarioLoader.encode(scenario)) == scenario)
   }
 }

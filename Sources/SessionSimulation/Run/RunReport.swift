@@ -58,7 +58,8 @@ public struct RunReport: Sendable, Hashable, Codable {
   public var convergedAfterHeal: Int64?
   /// What was still in flight at the end.
   public var inFlight: [String]
-  /// The digest of the run's trace (FNV-1a 64 over its lines).
+  /// The digest of the run's trace (FNV-1a 64 over its lines); empty when the run kept no
+  /// trace.
   public var traceDigest: String
   /// The command that replays this run.
   public var replayCommand: String

@@ -79,7 +79,7 @@ extension ScenarioRunner {
   }
 
   func apply(_ fault: WorldFault) {
-    trace.recordNetwork("fault \(fault)")
+    if options.keepsTrace { trace.recordNetwork("fault \(fault)") }
     if !world.inject(fault) { noteUnsupported(Self.kindName(fault)) }
   }
 

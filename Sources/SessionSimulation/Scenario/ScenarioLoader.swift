@@ -31,6 +31,7 @@ public enum ScenarioLoader {
     } catch let error as DecodingError {
       throw ScenarioError(path: path(of: error), reason: reason(of: error))
     }
+    if let unknown = ScenarioKeys.firstUnknownKey(in: data) { throw unknown }
     try validate(scenario)
     return scenario
   }
