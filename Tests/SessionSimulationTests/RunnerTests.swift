@@ -23,7 +23,8 @@ import VirtualNetwork
           loss: 0.01)),
       peers: peers ?? [
         PeerSpec(name: "alice", role: .host, video: true),
-        PeerSpec(name: "student-{i}", count: 4, join: SimDurationRange(from: .ms(500), to: .seconds(2))),
+        PeerSpec(
+          name: "student-{i}", count: 4, join: SimDurationRange(from: .ms(500), to: .seconds(2))),
       ],
       actions: actions, behaviours: behaviours,
       faults: faults, expect: expect)
@@ -100,7 +101,9 @@ import VirtualNetwork
   @Test func aPartitionPastTheHeartbeatTimeoutResumesWithinTheGrace() throws {
     let scenario = Self.room(
       duration: .seconds(30),
-      faults: [FaultSpec(at: .seconds(3), .partition, groups: [["alice"], ["service"]], for: .seconds(20))],
+      faults: [
+        FaultSpec(at: .seconds(3), .partition, groups: [["alice"], ["service"]], for: .seconds(20))
+      ],
       expect: Expectations(
         liveness: .seconds(20),
         assertions: [AssertionSpec(at: .seconds(29), peers: "student-*", host: "alice")]))

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SessionSimulation
 import Testing
+
+@testable import SessionSimulation
 
 /// A scenario every validation rule allows, for the tests to break one field at a time.
 private func validScenario() -> Scenario {

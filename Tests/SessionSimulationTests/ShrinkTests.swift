@@ -22,7 +22,9 @@ import Testing
         ActionSpec(at: .seconds(6), peer: "alice", .lockShare),
       ],
       behaviours: [BehaviourSpec(peers: "extra-*", videoTogglePerMinute: 10)],
-      faults: [FaultSpec(at: .seconds(7), .partition, groups: [["bob"], ["service"]], for: .seconds(2))],
+      faults: [
+        FaultSpec(at: .seconds(7), .partition, groups: [["bob"], ["service"]], for: .seconds(2))
+      ],
       expect: Expectations(
         liveness: .seconds(5),
         assertions: [AssertionSpec(at: .seconds(8), peers: "alice", doesNotSee: ["carol"])]))

@@ -18,6 +18,7 @@ public struct RunReport: Sendable, Hashable, Codable {
     /// What broke: expected against actual, with the sequence numbers where they apply.
     public var detail: String
 
+    /// A short description, for logs and reports.
     public var description: String {
       "\(check) at \(SimDuration.ms(at))\(peer.map { " on \($0)" } ?? "")"
         + "\(sequence.map { " (sequence \($0))" } ?? ""): \(detail)"
@@ -72,7 +73,9 @@ public struct RunReport: Sendable, Hashable, Codable {
       + "\(SimDuration.ms(simulatedMilliseconds)) simulated, \(callbacks) callbacks, "
       + "\(actions) actions (\(refusedActions) refused, \(skippedActions) skipped), "
       + "\(faults) faults"
-    if let converged = convergedAfterHeal { line += ", converged \(SimDuration.ms(converged)) after heal" }
+    if let converged = convergedAfterHeal {
+      line += ", converged \(SimDuration.ms(converged)) after heal"
+    }
     line += ", \(String(format: "%.2f", wallSeconds)) s wall"
     return line
   }

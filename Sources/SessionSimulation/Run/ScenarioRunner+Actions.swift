@@ -85,7 +85,8 @@ extension ScenarioRunner {
   /// Performs an action on every live peer it selects.
   func perform(_ action: ActionSpec) {
     for peer in select(action.peer) {
-      perform(action.operation, by: peer, target: action.target, text: action.text,
+      perform(
+        action.operation, by: peer, target: action.target, text: action.text,
         value: action.value)
     }
   }
@@ -203,7 +204,9 @@ extension ScenarioRunner {
       owner
       ?? sdk.getSession()?.getOrderedUsers().first { $0.participant?.shareStatus.isActive == true }
     guard let shareOwner else { return false }
-    if let helper = peer.annotationHelper { _ = sdk.getShareHelper().destroyAnnotationHelper(helper) }
+    if let helper = peer.annotationHelper {
+      _ = sdk.getShareHelper().destroyAnnotationHelper(helper)
+    }
     guard let helper = sdk.getShareHelper().createAnnotationHelper(forShareOf: shareOwner) else {
       peer.annotationHelper = nil
       return false

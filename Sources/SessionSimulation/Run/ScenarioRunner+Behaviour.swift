@@ -1,6 +1,6 @@
 import SessionCore
-import VirtualNetwork
 import SessionSDK
+import VirtualNetwork
 
 extension ScenarioRunner {
   /// The kinds of random behaviour, each a Poisson process per peer.

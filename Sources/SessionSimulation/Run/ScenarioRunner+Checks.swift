@@ -44,7 +44,8 @@ extension ScenarioRunner {
     for name in assertion.sees ?? [] where id(name).flatMap({ state.participants[$0] }) == nil {
       problems.append("expected to see \(name)")
     }
-    for name in assertion.doesNotSee ?? [] where id(name).flatMap({ state.participants[$0] }) != nil {
+    for name in assertion.doesNotSee ?? [] where id(name).flatMap({ state.participants[$0] }) != nil
+    {
       problems.append("expected not to see \(name)")
     }
     for name in assertion.sharing ?? [] {

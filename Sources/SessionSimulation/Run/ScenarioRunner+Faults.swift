@@ -66,7 +66,9 @@ extension ScenarioRunner {
         }
       }
       if let span = fault.duration {
-        schedule(after: span) { runner in targets.forEach { runner.restore($0, directions) } }
+        schedule(after: span) { runner in
+          for peer in targets { runner.restore(peer, directions) }
+        }
       }
     case .restore:
       for peer in targets { restore(peer, directions) }

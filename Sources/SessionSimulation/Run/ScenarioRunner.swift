@@ -145,7 +145,8 @@ public final class ScenarioRunner: @unchecked Sendable {
       callbacks: callbacks, actions: actionCount, refusedActions: refusedCount,
       refusedByOperation: refusedOperations,
       skippedActions: skippedCount, faults: faultCount, unsupportedFaults: unsupported,
-      convergedAfterHeal: convergedAt, inFlight: inFlight, traceDigest: options.keepsTrace ? trace.digestText : "",
+      convergedAfterHeal: convergedAt, inFlight: inFlight,
+      traceDigest: options.keepsTrace ? trace.digestText : "",
       replayCommand: replayCommand())
   }
 

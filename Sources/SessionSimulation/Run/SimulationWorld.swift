@@ -72,6 +72,7 @@ public enum WorldFault: Sendable, Hashable, CustomStringConvertible {
   /// The peer's link gets this behaviour in a direction.
   case impair(String, FaultDirection, LinkSpec)
 
+  /// A short description, for logs and reports.
   public var description: String {
     switch self {
     case .partition(let a, let b, let oneWay):

@@ -108,7 +108,9 @@ public struct ActionSpec: Sendable, Hashable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case at, peer, operation = "do", target, text, value
+    case at, peer
+    case operation = "do"
+    case target, text, value
   }
 }
 

@@ -33,6 +33,10 @@ public struct Expectations: Sendable, Hashable, Codable {
     case invariants, convergence, liveness, delivery, assertions
   }
 
+  /// Decodes the value from a scenario file.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` when the file does not say a valid value.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     invariants = try container.decodeIfPresent(Bool.self, forKey: .invariants) ?? true

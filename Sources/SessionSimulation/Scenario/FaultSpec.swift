@@ -76,8 +76,10 @@ public struct FaultSpec: Sendable, Hashable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case at, kind, peers, groups, oneWay, direction, duration = "for"
-    case skewMilliseconds = "skewMs", network
+    case at, kind, peers, groups, oneWay, direction
+    case duration = "for"
+    case skewMilliseconds = "skewMs"
+    case network
   }
 }
 
@@ -190,7 +192,9 @@ public struct SwarmSpec: Sendable, Hashable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case loss, delayMilliseconds = "delayMs", jitterMilliseconds = "jitterMs"
+    case loss
+    case delayMilliseconds = "delayMs"
+    case jitterMilliseconds = "jitterMs"
     case partitionsPerMinute, holdsPerMinute, killsPerMinute, pausesPerMinute
     case serviceKillsPerMinute, faultDuration
   }

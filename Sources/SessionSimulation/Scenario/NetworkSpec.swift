@@ -178,12 +178,17 @@ public struct Bitrate: Sendable, Hashable, Codable, CustomStringConvertible {
     return Bitrate(bitsPerSecond: value * scale)
   }
 
+  /// A short description, for logs and reports.
   public var description: String {
     if bitsPerSecond >= 1e6 { return "\(bitsPerSecond / 1e6)Mbps" }
     if bitsPerSecond >= 1e3 { return "\(bitsPerSecond / 1e3)kbps" }
     return "\(bitsPerSecond)bps"
   }
 
+  /// Decodes the value from a scenario file.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` when the file does not say a valid value.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if let number = try? container.decode(Double.self) {
@@ -202,6 +207,10 @@ public struct Bitrate: Sendable, Hashable, Codable, CustomStringConvertible {
     self = parsed
   }
 
+  /// Encodes the value as a scenario file says it.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(description)

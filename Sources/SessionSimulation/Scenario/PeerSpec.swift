@@ -88,13 +88,21 @@ public struct PeerSpec: Sendable, Hashable, Codable {
       Int64.self, forKey: .clockSkewMilliseconds)
   }
 
+  /// Encodes the value as a scenario file says it.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(name, forKey: .name)
     try container.encode(count, forKey: .count)
     try container.encode(role, forKey: .role)
     // `null` joins never by itself; a missing key would mean "at 0".
-    if let join { try container.encode(join, forKey: .join) } else { try container.encodeNil(forKey: .join) }
+    if let join {
+      try container.encode(join, forKey: .join)
+    } else {
+      try container.encodeNil(forKey: .join)
+    }
     try container.encode(video, forKey: .video)
     try container.encode(audio, forKey: .audio)
     try container.encode(muted, forKey: .muted)

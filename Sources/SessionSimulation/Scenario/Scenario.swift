@@ -71,6 +71,10 @@ public struct Scenario: Sendable, Hashable, Codable {
     case behaviours, faults, randomFaults, swarm, expect
   }
 
+  /// Decodes the value from a scenario file.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` when the file does not say a valid value.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     name = try container.decode(String.self, forKey: .name)

@@ -9,6 +9,7 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
   /// What is wrong.
   public var reason: String
 
+  /// A short description, for logs and reports.
   public var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
 }
 
@@ -205,7 +206,9 @@ public enum ScenarioLoader {
 
   private static func validate(_ network: NetworkSpec?, at path: String) throws {
     guard let network else { return }
-    for (side, link) in [("both", network.both), ("uplink", network.uplink), ("downlink", network.downlink)] {
+    for (side, link) in [
+      ("both", network.both), ("uplink", network.uplink), ("downlink", network.downlink),
+    ] {
       guard let link else { continue }
       for (key, probability) in [("loss", link.loss), ("duplicate", link.duplicate)] {
         if let probability, !(0...1).contains(probability) {
@@ -255,4 +258,3 @@ public enum ScenarioLoader {
     }
   }
 }
-

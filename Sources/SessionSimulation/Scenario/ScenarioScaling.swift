@@ -18,7 +18,8 @@ public enum ScenarioScaling {
     var result = scenario
     for index in grouped {
       let count = scenario.peers[index].count
-      result.peers[index].count = max(1, Int((Double(count) * Double(wanted) / Double(total)).rounded()))
+      result.peers[index].count = max(
+        1, Int((Double(count) * Double(wanted) / Double(total)).rounded()))
     }
     return result
   }

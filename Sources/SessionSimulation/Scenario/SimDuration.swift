@@ -28,6 +28,12 @@ public struct SimDuration: Sendable, Hashable, Comparable, Codable, CustomString
   /// No time.
   public static let zero = SimDuration(milliseconds: 0)
 
+  /// Whether `lhs` is the shorter span.
+  ///
+  /// - Parameters:
+  ///   - lhs: A span.
+  ///   - rhs: Another.
+  /// - Returns: `lhs.milliseconds < rhs.milliseconds`.
   public static func < (lhs: SimDuration, rhs: SimDuration) -> Bool {
     lhs.milliseconds < rhs.milliseconds
   }
@@ -58,6 +64,10 @@ public struct SimDuration: Sendable, Hashable, Comparable, Codable, CustomString
     return SimDuration(milliseconds: clampedMilliseconds(value))
   }
 
+  /// Decodes the value from a scenario file.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` when the file does not say a valid value.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if let number = try? container.decode(Double.self) {
@@ -77,6 +87,10 @@ public struct SimDuration: Sendable, Hashable, Comparable, Codable, CustomString
     self = parsed
   }
 
+  /// Encodes the value as a scenario file says it.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(description)
@@ -116,10 +130,15 @@ public struct SimDurationRange: Sendable, Hashable, Codable, CustomStringConvert
     SimDurationRange(from: value, to: value)
   }
 
+  /// A short description, for logs and reports.
   public var description: String { from == to ? "\(from)" : "\(from)...\(to)" }
 
   private enum CodingKeys: String, CodingKey { case from, to }
 
+  /// Decodes the value from a scenario file.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` when the file does not say a valid value.
   public init(from decoder: any Decoder) throws {
     if let single = try? SimDuration(from: decoder) {
       self.init(from: single, to: single)
@@ -135,6 +154,10 @@ public struct SimDurationRange: Sendable, Hashable, Codable, CustomStringConvert
     self.init(from: lower, to: upper)
   }
 
+  /// Encodes the value as a scenario file says it.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     if from == to {
       try from.encode(to: encoder)

@@ -34,36 +34,76 @@ public final class DeterministicWorld: SimulationWorld {
     self.network.startHost(tap)
   }
 
+  /// The mode's name for reports.
   public var modeName: String { "deterministic" }
+  /// Milliseconds since the run started.
   public var elapsed: Int64 { network.now / 1_000 }
+  /// The wall time the run's start stands for, in milliseconds since 1970.
   public var epochMilliseconds: Int64 { network.configuration.epochMilliseconds }
 
+  /// Runs `work` at `elapsed` milliseconds after the start (at once when past).
+  ///
+  /// - Parameters:
+  ///   - elapsed: When.
+  ///   - work: The work.
   public func schedule(at elapsed: Int64, _ work: @escaping @Sendable () -> Void) {
     network.schedule(at: max(network.now, Self.micro(elapsed)), work)
   }
 
+  /// Runs everything due until the clock reads `elapsed`.
+  ///
+  /// - Parameter elapsed: Milliseconds after the start.
+  /// - Throws: When the world cannot run.
   public func run(until elapsed: Int64) throws {
     network.run(until: max(network.now, Self.micro(elapsed)))
   }
 
+  /// Runs `body` on the world's domain and returns what it returned.
+  ///
+  /// - Parameter body: The work.
+  /// - Returns: What `body` returned.
+  /// - Throws: When the world cannot reach its domain.
   public func perform<Result: Sendable>(_ body: @escaping @Sendable () -> Result) throws -> Result {
     body()
   }
 
+  /// The links the peer's SDK instance uses.
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: A link factory.
   public func transport(for peer: String) -> any SessionLinkFactory { network.peer(peer) }
 
+  /// The peer's clock, in milliseconds since 1970.
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: The clock.
   public func clock(for peer: String) -> () -> Int64 { network.peer(peer).clock }
 
+  /// The service's state of a session, if the service and the session live.
+  ///
+  /// - Parameter name: The session name.
+  /// - Returns: The state.
   public func serviceState(ofSession name: String) -> SessionState? {
     network.isHostRunning ? tap.service.state(ofSession: name) : nil
   }
 
+  /// The service's newest sequence number in a session.
+  ///
+  /// - Parameter name: The session name.
+  /// - Returns: The sequence number, if the session lives.
   public func serviceSequence(ofSession name: String) -> UInt64? {
     network.isHostRunning ? tap.service.lastSequence(ofSession: name) : nil
   }
 
+  /// Per peer, the chat ids the service sent on its current open connection.
+  ///
+  /// - Returns: The ids by peer name.
   public func expectedChat() -> [String: [String]] { tap.expectedChat() }
 
+  /// Injects a fault.
+  ///
+  /// - Parameter fault: The fault.
+  /// - Returns: Whether this mode can.
   public func inject(_ fault: WorldFault) -> Bool {
     switch fault {
     case .partition(let a, let b, let oneWay):
@@ -97,11 +137,17 @@ public final class DeterministicWorld: SimulationWorld {
     return true
   }
 
+  /// Sends every network event to `sink` as it happens.
+  ///
+  /// - Parameter sink: Gets each event's line.
   public func traceNetwork(to sink: @escaping (String) -> Void) {
     guard tracesNetwork else { return }
     network.observer = { event in sink(event.description) }
   }
 
+  /// Ends the run.
+  ///
+  /// - Returns: What was still in flight, a line each.
   public func finish() -> [String] { network.finish().map(\.description) }
 
   private static func micro(_ milliseconds: Int64) -> Int64 {

@@ -66,20 +66,32 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     }
   }
 
+  /// The mode's name for reports.
   public var modeName: String { "loopback" }
 
+  /// Milliseconds since the run started.
   public var elapsed: Int64 {
     let span = start.duration(to: .now)
     return span.components.seconds * 1_000 + span.components.attoseconds / 1_000_000_000_000_000
   }
 
+  /// The wall time the run's start stands for, in milliseconds since 1970.
   public let epochMilliseconds: Int64 = 0
 
+  /// Runs `work` at `elapsed` milliseconds after the start (at once when past).
+  ///
+  /// - Parameters:
+  ///   - elapsed: When.
+  ///   - work: The work.
   public func schedule(at elapsed: Int64, _ work: @escaping @Sendable () -> Void) {
     let delay = max(0, elapsed - self.elapsed)
     loop.schedule(afterMilliseconds: UInt64(delay), work)
   }
 
+  /// Runs everything due until the clock reads `elapsed`.
+  ///
+  /// - Parameter elapsed: Milliseconds after the start.
+  /// - Throws: When the world cannot run.
   public func run(until elapsed: Int64) throws {
     while true {
       let left = elapsed - self.elapsed
@@ -89,34 +101,62 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     try loop.runBlocking {}
   }
 
+  /// Runs `body` on the world's domain and returns what it returned.
+  ///
+  /// - Parameter body: The work.
+  /// - Returns: What `body` returned.
+  /// - Throws: When the world cannot reach its domain.
   public func perform<Result: Sendable>(_ body: @escaping @Sendable () -> Result) throws -> Result {
     try loop.runBlocking { body() }
   }
 
+  /// The links the peer's SDK instance uses.
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: A link factory.
   public func transport(for peer: String) -> any SessionLinkFactory {
     let alive = !state.withLock { $0.dead.contains(peer) }
     guard alive, let port = try? proxy.value.listen(peer: peer) else { return DeadFactory() }
     return LoopbackLinkFactory(loop: loop, port: port, configuration: linkConfiguration)
   }
 
+  /// The peer's clock, in milliseconds since 1970.
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: The clock.
   public func clock(for peer: String) -> () -> Int64 {
     let wall = LoopWallClock(loop: loop)
     return { [unowned self] in wall.now() + self.state.withLock { $0.skews[peer] ?? 0 } }
   }
 
+  /// The service's state of a session, if the service and the session live.
+  ///
+  /// - Parameter name: The session name.
+  /// - Returns: The state.
   public func serviceState(ofSession name: String) -> SessionState? {
     let server = server
     return try? server.loop.runBlocking { server.host.service.state(ofSession: name) }
   }
 
+  /// The service's newest sequence number in a session.
+  ///
+  /// - Parameter name: The session name.
+  /// - Returns: The sequence number, if the session lives.
   public func serviceSequence(ofSession name: String) -> UInt64? {
     let server = server
     return (try? server.loop.runBlocking { server.host.service.lastSequence(ofSession: name) })
       ?? nil
   }
 
+  /// Per peer, the chat ids the service sent on its current open connection.
+  ///
+  /// - Returns: The ids by peer name.
   public func expectedChat() -> [String: [String]] { tap.expectedChat() }
 
+  /// Injects a fault.
+  ///
+  /// - Parameter fault: The fault.
+  /// - Returns: Whether this mode can.
   public func inject(_ fault: WorldFault) -> Bool {
     let proxy = proxy.value
     switch fault {
@@ -172,8 +212,14 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     _ = proxy.value.partition([peer], direction: direction)
   }
 
+  /// Sends every network event to `sink` as it happens.
+  ///
+  /// - Parameter sink: Gets each event's line.
   public func traceNetwork(to sink: @escaping (String) -> Void) {}
 
+  /// Ends the run.
+  ///
+  /// - Returns: What was still in flight, a line each.
   public func finish() -> [String] {
     proxy.value.statistics.sorted { $0.key < $1.key }.compactMap { name, statistics in
       statistics.bytesHeld > 0 ? "\(name): the proxy holds \(statistics.bytesHeld) bytes" : nil

@@ -94,10 +94,12 @@ let runUsage = """
     var options = RunOptions(
       seed: seed, swarm: swarm, keepsTrace: parser.string("--trace") != nil, progress: show,
       replayArguments: replay, watch: parser.string("--watch"),
-      narrate: json ? nil : { @Sendable line in
-        progress.clear()
-        print(line)
-      })
+      narrate: json
+        ? nil
+        : { @Sendable line in
+          progress.clear()
+          print(line)
+        })
     var report: RunReport
     var trace: [String] = []
     if parser.flag("--check-determinism") {
@@ -106,11 +108,13 @@ let runUsage = """
       progress.clear()
       if let difference = check.firstDifference {
         failed = true
-        print("NOT DETERMINISTIC \(scenario.name) seed \(seed): the traces differ at line "
-          + "\(difference.line)\n  first:  \(difference.first)\n  second: \(difference.second)")
+        print(
+          "NOT DETERMINISTIC \(scenario.name) seed \(seed): the traces differ at line "
+            + "\(difference.line)\n  first:  \(difference.first)\n  second: \(difference.second)")
       } else if !json {
-        print("deterministic: two runs of seed \(seed) gave identical traces "
-          + "(digest \(report.traceDigest))")
+        print(
+          "deterministic: two runs of seed \(seed) gave identical traces "
+            + "(digest \(report.traceDigest))")
       }
     } else {
       options.keepsTrace = parser.string("--trace") != nil
@@ -164,7 +168,9 @@ private func printReport(_ report: RunReport, verbose: Bool) {
   print(report.summaryLine)
   guard verbose || !report.passed else { return }
   if !report.refusedByOperation.isEmpty {
-    let refusals = report.refusedByOperation.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+    let refusals = report.refusedByOperation.sorted { $0.key < $1.key }.map {
+      "\($0.key) \($0.value)"
+    }
     print("  refused (by the SDK or the service): \(refusals.joined(separator: ", "))")
   }
   for failure in report.failures.prefix(10) { print("  \(failure)") }
@@ -188,7 +194,8 @@ private func shrink(
   if !json { print("shrinking (up to 300 runs)…") }
   let result = try Shrinker(seed: seed, swarm: swarm).shrink(scenario, failing: report)
   let file = parser.string("--shrink-out") ?? "\(scenario.name).shrunk.json"
-  guard FileManager.default.createFile(atPath: file, contents: ScenarioLoader.encode(result.scenario))
+  guard
+    FileManager.default.createFile(atPath: file, contents: ScenarioLoader.encode(result.scenario))
   else { throw CommandFailure("cannot write \(file)", status: 2) }
   if !json {
     let peers = result.scenario.peers.reduce(0) { $0 + $1.count }
