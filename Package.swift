@@ -226,7 +226,6 @@ let package = Package(
         "SessionSDK",
         "SessionService",
       ],
-      resources: [.copy("Scenarios")],
       swiftSettings: swiftSettings
     ),
     .testTarget(
