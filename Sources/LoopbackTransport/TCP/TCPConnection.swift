@@ -245,14 +245,20 @@ public final class TCPConnection {
   /// Calls `uv_close`; frames not yet handed to libuv are dropped, writes in flight are
   /// cancelled by libuv (their callbacks run before the close callback).
   func closeNow(_ reason: CloseReason) {
+    guard beginClosing(reason) else { return }
+    uv_close(uvHandle(handle), tcpConnectionCloseCallback)
+  }
+
+  /// Moves to closing for `reason`, dropping unsent frames; false when already closing.
+  private func beginClosing(_ reason: CloseReason) -> Bool {
     switch state {
-    case .closing, .closed: return
+    case .closing, .closed: return false
     case .active, .draining: break
     }
     state = .closing(reason)
     isReading = false
     _ = outgoing.take()
-    uv_close(uvHandle(handle), tcpConnectionCloseCallback)
+    return true
   }
 
   /// Closes the connection at once with a reset (`SO_LINGER` 0, so the kernel sends RST rather
@@ -264,13 +270,7 @@ public final class TCPConnection {
   /// - Parameter reason: Why, for `onClose`.
   package func reset(reason: CloseReason = .local) {
     loop.assertInEventLoop()
-    switch state {
-    case .closing, .closed: return
-    case .active, .draining: break
-    }
-    state = .closing(reason)
-    isReading = false
-    _ = outgoing.take()
+    guard beginClosing(reason) else { return }
     if uv_tcp_close_reset(handle, tcpConnectionCloseCallback) != 0 {
       uv_close(uvHandle(handle), tcpConnectionCloseCallback)
     }
