@@ -226,6 +226,8 @@ let package = Package(
         "SessionSDK",
         "SessionService",
       ],
+      // Read through #filePath, as the examples are.
+      exclude: ["Fixtures"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

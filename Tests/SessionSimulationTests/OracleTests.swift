@@ -19,6 +19,7 @@ import Testing
       base.schedule(at: elapsed, work)
     }
     func run(until elapsed: Int64) throws { try base.run(until: elapsed) }
+    func settle(limit: Int64) throws -> Bool { try base.settle(limit: limit) }
     func perform<Result: Sendable>(_ body: @escaping @Sendable () -> Result) throws -> Result {
       try base.perform(body)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SessionCore
 import SessionSDK
 import SessionTransport
@@ -207,5 +208,24 @@ import VirtualNetwork
     #expect(a == b)
     #expect(a.network != c.network)
     #expect(a != scenario)
+  }
+}
+
+/// Seeds of an aggressive swarm (12 peers, every behaviour, loss up to 30%, partitions, holds,
+/// kills, pauses and service kills) that once failed, each for a bug since fixed:
+/// 32 and 34, a rejoin lost while the peer was paused; 56, 61, 62, 74, 106 and 137, final
+/// checks made before what was in flight landed; 111 and 143, a restarted service that drew
+/// its old seed again, so that a resume matched another user's new token; 145, a chat still in
+/// flight at the final check.
+@Suite struct SwarmRegressionTests {
+  @Test(arguments: [32, 34, 56, 61, 62, 74, 106, 111, 137, 143, 145] as [UInt64])
+  func aSeedThatOnceFailedPasses(_ seed: UInt64) throws {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/swarm-storm.json")
+    let scenario = try ScenarioLoader.load(path: file.path)
+    let report = try Simulation.run(
+      scenario, mode: .deterministic, options: RunOptions(seed: seed, swarm: true)
+    ).report
+    #expect(report.passed, "\(report.failures.prefix(3))")
   }
 }

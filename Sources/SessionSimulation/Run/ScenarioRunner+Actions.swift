@@ -73,10 +73,21 @@ extension ScenarioRunner {
     default:
       return
     }
+    rejoin(peer, after: .seconds(1), onlyIfWanted: true)
+  }
+
+  /// Joins `peer` after `delay`, as its app would; while the peer is paused the attempt waits
+  /// (a stopped process runs no timers), and a restart in between cancels it.
+  func rejoin(_ peer: SimulatedPeer, after delay: SimDuration, onlyIfWanted: Bool) {
     let incarnation = peer.incarnation
-    schedule(at: world.elapsed + 1_000) { runner in
-      guard peer.incarnation == incarnation, peer.wantsSession, !peer.isInSession else { return }
-      runner.join(peer)
+    schedule(after: delay) { runner in
+      guard peer.incarnation == incarnation, !peer.isInSession else { return }
+      guard !onlyIfWanted || peer.wantsSession else { return }
+      switch peer.life {
+      case .dead: return
+      case .paused: runner.rejoin(peer, after: .seconds(1), onlyIfWanted: onlyIfWanted)
+      case .alive: runner.join(peer)
+      }
     }
   }
 

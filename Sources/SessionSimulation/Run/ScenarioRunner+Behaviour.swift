@@ -57,9 +57,12 @@ extension ScenarioRunner {
     switch kind {
     case .leave:
       perform(.leave, by: peer)
+      peer.rejoinsByBehaviour = true
+      let incarnation = peer.incarnation
       schedule(after: rejoinAfter) { runner in
-        guard !peer.isInSession else { return }
-        runner.join(peer)
+        guard peer.incarnation == incarnation, peer.rejoinsByBehaviour else { return }
+        peer.rejoinsByBehaviour = false
+        runner.rejoin(peer, after: .zero, onlyIfWanted: false)
       }
     case .video:
       perform(me?.isVideoOn == true ? .stopVideo : .startVideo, by: peer)
@@ -89,7 +92,7 @@ extension ScenarioRunner {
       perform(.talk, by: peer, value: true)
       let incarnation = peer.incarnation
       schedule(after: talkFor) { runner in
-        guard peer.incarnation == incarnation, peer.isTalking else { return }
+        guard peer.incarnation == incarnation, peer.isTalking, !runner.isHealed else { return }
         runner.perform(.talk, by: peer, value: false)
       }
     }

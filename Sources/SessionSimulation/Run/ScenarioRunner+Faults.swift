@@ -149,6 +149,15 @@ extension ScenarioRunner {
       resume(peer)
       restore(peer, [.uplink, .downlink])
     }
+    // The behaviours stop: a talking peer falls silent, a peer out between a behaviour's
+    // leave and its rejoin comes back now.
+    for peer in peers where peer.canAct {
+      if peer.isTalking { perform(.talk, by: peer, value: false) }
+      if peer.rejoinsByBehaviour {
+        peer.rejoinsByBehaviour = false
+        join(peer)
+      }
+    }
   }
 
   static func directions(_ direction: FaultDirection) -> [FaultDirection] {

@@ -79,6 +79,8 @@ public final class ScenarioRunner: @unchecked Sendable {
   var faultCount = 0
   var unsupported: [String] = []
   var healedAt: Int64?
+  /// Whether the scripted part is over: behaviours and their follow-ups have stopped.
+  var isHealed: Bool { healedAt != nil }
   var convergedAt: Int64?
   /// The network each peer has when not impaired, per direction.
   var baseLinks: [String: NetworkSpec] = [:]
@@ -118,21 +120,31 @@ public final class ScenarioRunner: @unchecked Sendable {
     try runReporting(until: end)
     try world.perform { self.healEverything(at: end) }
     var checkpoint = end
+    var finalTime = livenessEnd
     while checkpoint < livenessEnd {
       checkpoint = min(livenessEnd, checkpoint + 250)
       try runReporting(until: checkpoint)
-      if try world.perform({
-        self.checkEveryReplica()
-        return self.divergence() == nil
-      }) {
+      guard
+        try world.perform({
+          self.checkEveryReplica()
+          return self.divergence() == nil
+        })
+      else { continue }
+      // Converged: it counts if it still holds once what was in flight (a chat, a last talk
+      // spurt, an app's rejoin) has landed and a second passed.
+      try world.run(until: checkpoint + 1_000)
+      _ = try world.settle(limit: 10_000)
+      let settled = try world.perform { self.world.elapsed }
+      if try world.perform({ self.divergence() == nil }) {
         convergedAt = checkpoint - end
+        finalTime = settled
         break
       }
+      checkpoint = settled
     }
-    // Let what the convergence caused settle before the final checks.
-    let finalTime = checkpoint + 1_000
-    try world.run(until: finalTime)
-    try world.perform { self.finalChecks(at: finalTime) }
+    if convergedAt == nil { try world.run(until: finalTime) }
+    let endTime = finalTime
+    try world.perform { self.finalChecks(at: endTime) }
     let inFlight = try world.perform { self.world.finish() }
     let seconds = wallStart.duration(to: .now)
     let wallSeconds =
@@ -141,7 +153,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     return RunReport(
       scenario: effective.name, mode: world.modeName, seed: options.seed,
       failures: failures.sorted { $0.at < $1.at }, peers: peers.count,
-      simulatedMilliseconds: checkpoint + 1_000, wallSeconds: wallSeconds,
+      simulatedMilliseconds: finalTime, wallSeconds: wallSeconds,
       callbacks: callbacks, actions: actionCount, refusedActions: refusedCount,
       refusedByOperation: refusedOperations,
       skippedActions: skippedCount, faults: faultCount, unsupportedFaults: unsupported,

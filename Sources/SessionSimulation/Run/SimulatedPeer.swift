@@ -62,12 +62,15 @@ final class SimulatedPeer: @unchecked Sendable {
     annotationHelper = nil
     isTalking = false
     wantsSession = false
+    rejoinsByBehaviour = false
     sdk = makeInstance(self)
   }
 
   /// Whether the peer can act now: alive and running.
   var canAct: Bool { life == .alive }
 
+  /// Whether a behaviour made the peer leave and will bring it back.
+  var rejoinsByBehaviour = false
   /// Joins retried since the last success.
   var joinRetries = 0
   /// The user id the service gave this peer's newest join.

@@ -23,6 +23,9 @@ public protocol SimulationWorld: AnyObject {
   func schedule(at elapsed: Int64, _ work: @escaping @Sendable () -> Void)
   /// Lets the world run until its clock reads `elapsed`: every work due by then has run.
   func run(until elapsed: Int64) throws
+  /// Runs until nothing is in flight (the world's best knowledge of it), for at most
+  /// `limit` milliseconds; returns whether it got there.
+  func settle(limit: Int64) throws -> Bool
   /// Runs `body` on the world's domain and waits for it.
   func perform<Result: Sendable>(_ body: @escaping @Sendable () -> Result) throws -> Result
   /// The links a peer's SDK instance uses (on the world's domain).

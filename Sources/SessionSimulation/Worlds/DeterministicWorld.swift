@@ -14,6 +14,7 @@ public final class DeterministicWorld: SimulationWorld {
   private let serviceConfiguration: ServiceConfiguration
   private var tap: HostTap
   private let tracesNetwork: Bool
+  private var restarts: UInt64 = 0
 
   /// Makes a world.
   ///
@@ -56,6 +57,14 @@ public final class DeterministicWorld: SimulationWorld {
   /// - Throws: When the world cannot run.
   public func run(until elapsed: Int64) throws {
     network.run(until: max(network.now, Self.micro(elapsed)))
+  }
+
+  /// Runs until no message is in flight, for at most `limit` milliseconds.
+  ///
+  /// - Parameter limit: Milliseconds.
+  /// - Returns: Whether nothing is in flight.
+  public func settle(limit: Int64) throws -> Bool {
+    network.runUntilIdle(limit: Self.micro(max(0, limit)))
   }
 
   /// Runs `body` on the world's domain and returns what it returned.
@@ -125,7 +134,12 @@ public final class DeterministicWorld: SimulationWorld {
     case .killService:
       network.killHost()
     case .startService:
-      tap = HostTap(SessionService(configuration: serviceConfiguration))
+      // A restarted process draws fresh randomness: session ids and resume tokens of the
+      // old incarnation must not come back (a resume would find someone else's place).
+      restarts &+= 1
+      var configuration = serviceConfiguration
+      configuration.seed = serviceConfiguration.seed &+ 0x9E37_79B9_7F4A_7C15 &* restarts
+      tap = HostTap(SessionService(configuration: configuration))
       network.startHost(tap)
     case .clockSkew(let peer, let skew):
       network.setClockSkew(peer: peer, milliseconds: skew)

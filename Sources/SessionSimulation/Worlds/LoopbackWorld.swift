@@ -101,6 +101,16 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     try loop.runBlocking {}
   }
 
+  /// Waits half a second (or `limit`, if shorter) of real time: what a real network has in
+  /// flight cannot be seen from here.
+  ///
+  /// - Parameter limit: Milliseconds.
+  /// - Returns: Always true.
+  public func settle(limit: Int64) throws -> Bool {
+    try run(until: elapsed + min(500, max(0, limit)))
+    return true
+  }
+
   /// Runs `body` on the world's domain and returns what it returned.
   ///
   /// - Parameter body: The work.
