@@ -1,3 +1,4 @@
+import Foundation
 import SessionCore
 import Testing
 
@@ -52,5 +53,27 @@ import Testing
     let result = try Shrinker(seed: 1).shrink(scenario, failing: report)
     #expect(result.runs == 0)
     #expect(result.scenario == scenario)
+  }
+}
+
+/// Before shrinking, a swarm run's draws and random processes are written out as plain
+/// settings and scripted faults: the written-out scenario must run exactly as the swarm did.
+@Suite struct MaterializeTests {
+  @Test func aWrittenOutSwarmRunsAsTheSwarmDid() throws {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/swarm-storm.json")
+    let scenario = try ScenarioLoader.load(path: file.path)
+    let written = Shrinker.materialized(scenario, seed: 143, swarm: true)
+    #expect(written.swarm == nil)
+    #expect(written.randomFaults.isEmpty)
+    #expect(!written.faults.isEmpty)
+    try ScenarioLoader.validate(written)
+    let swarm = try Simulation.run(
+      scenario, mode: .deterministic, options: RunOptions(seed: 143, swarm: true, keepsTrace: true))
+    let plain = try Simulation.run(
+      written, mode: .deterministic, options: RunOptions(seed: 143, keepsTrace: true))
+    #expect(swarm.report.faults == plain.report.faults)
+    #expect(swarm.report.callbacks == plain.report.callbacks)
+    #expect(Simulation.firstDifference(swarm.trace, plain.trace).map { "\($0)" } == nil)
   }
 }

@@ -182,46 +182,63 @@ extension ScenarioRunner {
   /// Turns each random fault process into faults at times, drawn from the process's own
   /// stream (so adding a process changes no other's draws).
   func scheduleRandomFaults(_ scenario: Scenario) {
+    for fault in Self.drawRandomFaults(of: scenario, streams: streams) {
+      schedule(at: fault.at.milliseconds) { $0.inject(fault) }
+    }
+  }
+
+  /// The faults the scenario's random processes inject, drawn from the seed's streams: the
+  /// same list every time for one scenario and seed. The shrinker turns a failing run's
+  /// processes into these scripted faults so that it can drop them one by one.
+  ///
+  /// - Parameters:
+  ///   - scenario: The scenario (swarm draws already applied, if any).
+  ///   - streams: The run's random streams.
+  /// - Returns: The faults, in the processes' order and each process's time order.
+  static func drawRandomFaults(of scenario: Scenario, streams: RandomStreams) -> [FaultSpec] {
+    let names = scenario.peers.flatMap(\.names)
+    var faults: [FaultSpec] = []
     for (number, process) in scenario.randomFaults.enumerated() where process.perMinute > 0 {
       var random = streams.stream("faults/\(number)/\(process.kind.rawValue)")
       let start = process.start?.milliseconds ?? 0
       let end = min(process.end?.milliseconds ?? Int64.max, scenario.duration.milliseconds)
       let mean = 60_000 / process.perMinute
       var time = Double(start)
-      let candidates = select(process.peers ?? "*")
+      let pattern = process.peers ?? "*"
+      let candidates = names.filter { $0 == pattern || PeerPattern.matches(pattern, $0) }
       let span = process.duration ?? SimDurationRange(from: .seconds(1), to: .seconds(5))
       while true {
         time += random.exponential(mean: mean)
         guard time < Double(end) else { break }
-        let length = Self.draw(span, &random)
+        let length = draw(span, &random)
         let at = SimDuration.ms(Int64(time))
-        let fault: FaultSpec
         switch process.kind {
         case .killService:
-          fault = FaultSpec(at: at, .killService, for: length)
+          faults.append(FaultSpec(at: at, .killService, for: length))
         default:
           guard !candidates.isEmpty else { continue }
-          let peer = candidates[Int(random.next() % UInt64(candidates.count))].name
+          let peer = candidates[Int(random.next() % UInt64(candidates.count))]
           switch process.kind {
           case .partition:
-            fault = FaultSpec(at: at, .partition, groups: [[peer], ["service"]], for: length)
+            faults.append(
+              FaultSpec(at: at, .partition, groups: [[peer], ["service"]], for: length))
           case .hold:
             let direction: FaultDirection = random.next() & 1 == 0 ? .uplink : .downlink
-            fault = FaultSpec(at: at, .hold, peers: peer, direction: direction, for: length)
+            faults.append(FaultSpec(at: at, .hold, peers: peer, direction: direction, for: length))
           case .kill:
-            fault = FaultSpec(at: at, .kill, peers: peer, for: length)
+            faults.append(FaultSpec(at: at, .kill, peers: peer, for: length))
           case .pause:
-            fault = FaultSpec(at: at, .pause, peers: peer, for: length)
+            faults.append(FaultSpec(at: at, .pause, peers: peer, for: length))
           case .impair:
-            fault = FaultSpec(
-              at: at, .impair, peers: peer, for: length, network: process.network)
+            faults.append(
+              FaultSpec(at: at, .impair, peers: peer, for: length, network: process.network))
           case .killService:
             continue
           }
         }
-        schedule(at: fault.at.milliseconds) { $0.inject(fault) }
       }
     }
+    return faults
   }
 
   /// A span drawn uniformly from a range.

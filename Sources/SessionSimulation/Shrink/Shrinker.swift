@@ -1,3 +1,5 @@
+import VirtualNetwork
+
 /// Reduces a failing deterministic run to a smaller scenario that fails the same way: fewer
 /// peers, smaller groups, fewer actions, behaviours, faults and assertions, a shorter
 /// duration.
@@ -49,15 +51,29 @@ public struct Shrinker: Sendable {
     guard let check = report.failures.first?.check else {
       return Result(scenario: scenario, report: report, runs: 0)
     }
-    var best = scenario
-    var bestReport = report
     var runs = 0
+    var drawsSwarm = swarm
     func stillFails(_ candidate: Scenario) throws -> RunReport? {
       guard runs < budget, (try? ScenarioLoader.validate(candidate)) != nil else { return nil }
       runs += 1
       let outcome = try Simulation.run(
-        candidate, mode: .deterministic, options: RunOptions(seed: seed, swarm: swarm))
+        candidate, mode: .deterministic, options: RunOptions(seed: seed, swarm: drawsSwarm))
       return outcome.report.failures.contains { $0.check == check } ? outcome.report : nil
+    }
+    var best = scenario
+    var bestReport = report
+    // Swarm draws and random processes become plain network settings and scripted faults,
+    // the same ones the failing run had, so that each can be dropped on its own. If the
+    // written-out scenario does not fail the same way, shrink the original as it is.
+    let written = Self.materialized(scenario, seed: seed, swarm: swarm)
+    if written != scenario {
+      drawsSwarm = false
+      if let failing = try stillFails(written) {
+        best = written
+        bestReport = failing
+      } else {
+        drawsSwarm = swarm
+      }
     }
     var progressed = true
     while progressed && runs < budget {
@@ -73,6 +89,19 @@ public struct Shrinker: Sendable {
       }
     }
     return Result(scenario: best, report: bestReport, runs: runs)
+  }
+
+  /// The scenario with its swarm draws applied and its random fault processes written out as
+  /// the scripted faults they inject with `seed`.
+  static func materialized(_ scenario: Scenario, seed: UInt64, swarm: Bool) -> Scenario {
+    let streams = RandomStreams(seed: seed)
+    var result = swarm ? SwarmDraw.apply(to: scenario, streams: streams) : scenario
+    result.swarm = nil
+    guard !result.randomFaults.isEmpty else { return result }
+    result.faults += ScenarioRunner.drawRandomFaults(of: result, streams: streams)
+    result.faults.sort { $0.at < $1.at }
+    result.randomFaults = []
+    return result
   }
 
   /// Smaller variants of a scenario, the biggest cuts first.
