@@ -11,47 +11,43 @@ struct ReceivedDatagram: Sendable, Hashable {
   var bytes: [UInt8]
 }
 
+/// A UDP socket on a fixture's loop, its port, and what it received.
+struct UDPEndpoint: Sendable {
+  let socket: LoopBound<UDPSocket>
+  let port: UInt16
+  let received: Recorder<ReceivedDatagram>
+
+  /// The payloads received so far, in arrival order.
+  var payloads: [[UInt8]] { received.values.map(\.bytes) }
+}
+
 /// A loop with UDP sockets whose handlers record every datagram.
 final class UDPFixture: Sendable {
   let loop: EventLoop
-  let received = Recorder<ReceivedDatagram>()
 
   init(readBufferSize: Int = 64 * 1024) throws {
     loop = try EventLoop(name: "test-udp", readBufferSize: readBufferSize)
   }
 
-  /// Opens a socket on the loop whose datagrams go to ``received``.
-  func socket(configuration: UDPConfiguration = UDPConfiguration()) throws -> LoopBound<UDPSocket> {
-    let (loop, received) = (self.loop, self.received)
-    return try loop.sync {
+  /// Opens a socket on the loop whose datagrams its endpoint records.
+  func endpoint(configuration: UDPConfiguration = UDPConfiguration()) throws -> UDPEndpoint {
+    let loop = self.loop
+    let received = Recorder<ReceivedDatagram>()
+    let (socket, port) = try loop.sync {
       let socket = try UDPSocket(loop: loop, configuration: configuration)
       let port = socket.localPort
       socket.onReceive = { from, bytes in
         received.append(ReceivedDatagram(at: port, from: from, bytes: bytes))
       }
-      return LoopBound(socket, loop: loop)
+      return (LoopBound(socket, loop: loop), port)
     }
-  }
-
-  /// The datagrams that reached `port`, in arrival order.
-  func datagrams(at port: UInt16) -> [ReceivedDatagram] {
-    received.values.filter { $0.at == port }
-  }
-
-  /// Waits until `port` received `count` datagrams (the timeout only bounds a broken build).
-  func wait(at port: UInt16, count: Int) -> Bool {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while datagrams(at: port).count < count {
-      guard ContinuousClock.now < deadline else { return false }
-      received.wait(forCount: received.count + 1, timeoutSeconds: 1)
-    }
-    return true
+    return UDPEndpoint(socket: socket, port: port, received: received)
   }
 
   /// Runs loop turns until the sockets' send queues are empty (at most 10,000 turns).
-  func drainSendQueues(_ sockets: [LoopBound<UDPSocket>]) throws {
+  func drainSendQueues(_ endpoints: [UDPEndpoint]) throws {
     for _ in 0..<10_000 {
-      let queued = try loop.sync { sockets.reduce(0) { $0 + $1.value.requestsInFlight } }
+      let queued = try loop.sync { endpoints.reduce(0) { $0 + $1.socket.value.requestsInFlight } }
       if queued == 0 { return }
     }
     Issue.record("the send queues never drained")
@@ -88,24 +84,26 @@ private func index(ofNumbered bytes: [UInt8]) -> Int? {
 struct UDPSocketTests {
   @Test func twoSocketsExchangeDatagramsBothWays() throws {
     let fixture = try UDPFixture()
-    let a = try fixture.socket()
-    let b = try fixture.socket()
-    let (portA, portB) = try fixture.loop.sync { (a.value.localPort, b.value.localPort) }
-    #expect(portA != 0 && portB != 0 && portA != portB)
+    let a = try fixture.endpoint()
+    let b = try fixture.endpoint()
+    #expect(a.port != 0 && b.port != 0 && a.port != b.port)
     let sent = try fixture.loop.sync {
-      [try a.value.send([1, 2, 3], to: portB), try b.value.send([4, 5], to: portA)]
+      [
+        try a.socket.value.send([1, 2, 3], to: b.port),
+        try b.socket.value.send([4, 5], to: a.port),
+      ]
     }
     #expect(sent == [true, true])
-    #expect(fixture.wait(at: portB, count: 1) && fixture.wait(at: portA, count: 1))
-    #expect(
-      fixture.datagrams(at: portB) == [ReceivedDatagram(at: portB, from: portA, bytes: [1, 2, 3])])
-    #expect(
-      fixture.datagrams(at: portA) == [ReceivedDatagram(at: portA, from: portB, bytes: [4, 5])])
-    let statistics = try fixture.loop.sync { (a.value.statistics, b.value.statistics) }
-    #expect(statistics.0.datagramsSent == 1 && statistics.0.bytesSent == 3)
-    #expect(statistics.0.datagramsReceived == 1 && statistics.0.bytesReceived == 2)
-    #expect(statistics.1.datagramsSent == 1 && statistics.1.datagramsReceived == 1)
-    #expect(statistics.0.sendErrors == 0 && statistics.0.sendsQueued == 0)
+    #expect(b.received.wait(forCount: 1) && a.received.wait(forCount: 1))
+    #expect(b.received.values == [ReceivedDatagram(at: b.port, from: a.port, bytes: [1, 2, 3])])
+    #expect(a.received.values == [ReceivedDatagram(at: a.port, from: b.port, bytes: [4, 5])])
+    let (ofA, ofB) = try fixture.loop.sync {
+      (a.socket.value.statistics, b.socket.value.statistics)
+    }
+    #expect(ofA.datagramsSent == 1 && ofA.bytesSent == 3)
+    #expect(ofA.datagramsReceived == 1 && ofA.bytesReceived == 2)
+    #expect(ofB.datagramsSent == 1 && ofB.datagramsReceived == 1)
+    #expect(ofA.sendErrors == 0 && ofA.sendsQueued == 0)
     fixture.shutdown(expectingClosed: 2)
   }
 
@@ -114,78 +112,76 @@ struct UDPSocketTests {
   /// intact and arrives once.
   @Test func manyDatagramsArriveIntactAndAtMostOnce() throws {
     let fixture = try UDPFixture()
-    let sender = try fixture.socket()
-    let receiver = try fixture.socket(configuration: UDPConfiguration(receiveBufferSize: 1 << 20))
-    let target = try fixture.loop.sync { receiver.value.localPort }
-    let total = 2_000
-    let loop = fixture.loop
+    let sender = try fixture.endpoint()
+    let receiver = try fixture.endpoint(configuration: UDPConfiguration(receiveBufferSize: 1 << 20))
+    let (loop, target, total) = (fixture.loop, receiver.port, 2_000)
     @Sendable func sendBatch(from start: Int) {
       for index in start..<min(start + 50, total) {
-        _ = try? sender.value.send(numbered(index, count: 8 + index % 1_193), to: target)
+        _ = try? sender.socket.value.send(numbered(index, count: 8 + index % 1_193), to: target)
       }
       if start + 50 < total { loop.execute { sendBatch(from: start + 50) } }
     }
     loop.execute { sendBatch(from: 0) }
-    #expect(fixture.wait(at: target, count: total * 9 / 10))
+    #expect(receiver.received.wait(forCount: total * 9 / 10))
     try fixture.drainSendQueues([sender])
-    _ = try loop.sync {}  // a last turn for datagrams still in the kernel
-    let arrived = fixture.datagrams(at: target)
-    let indices = arrived.map { index(ofNumbered: $0.bytes) }
+    // Read on the loop, so that the counters and the recorded datagrams agree.
+    let (sent, received, arrived) = try loop.sync {
+      (sender.socket.value.statistics, receiver.socket.value.statistics, receiver.payloads)
+    }
+    let indices = arrived.map(index(ofNumbered:))
     #expect(indices.allSatisfy { $0 != nil }, "a datagram arrived corrupted")
     #expect(Set(indices).count == arrived.count, "a datagram arrived twice")
-    let statistics = try loop.sync { (sender.value.statistics, receiver.value.statistics) }
-    #expect(
-      statistics.0.datagramsSent + statistics.0.sendsDropped + statistics.0.sendErrors == total)
-    #expect(statistics.0.sendErrors == 0)
-    #expect(statistics.1.datagramsReceived == arrived.count)
-    #expect(statistics.1.truncated == 0)
+    #expect(sent.datagramsSent + sent.sendsDropped + sent.sendErrors == total)
+    #expect(sent.sendErrors == 0)
+    #expect(received.datagramsReceived == arrived.count && received.truncated == 0)
     fixture.shutdown(expectingClosed: 2)
   }
 
   @Test func aSixtyThousandByteDatagramMakesTheRoundTrip() throws {
     let fixture = try UDPFixture()
-    let a = try fixture.socket()
-    let (loop, received) = (fixture.loop, fixture.received)
+    let a = try fixture.endpoint()
+    let loop = fixture.loop
+    let echoed = Recorder<[UInt8]>()
     // An echo: what it receives goes back to the sender, from the lent buffer.
-    let echo = try loop.sync {
+    let echoPort = try loop.sync {
       let echo = try UDPSocket(loop: loop)
       echo.onDatagram = { from, bytes in
-        received.append(ReceivedDatagram(at: echo.localPort, from: from, bytes: Array(bytes)))
+        echoed.append(Array(bytes))
         _ = try? echo.send(lent: bytes, to: from)
       }
-      return LoopBound(echo, loop: loop)
+      return echo.localPort
     }
-    let (portA, portEcho) = try loop.sync { (a.value.localPort, echo.value.localPort) }
     let payload = numbered(60_000, count: 60_000)
-    #expect(try loop.sync { try a.value.send(payload, to: portEcho) })
-    #expect(fixture.wait(at: portA, count: 1))
-    #expect(fixture.datagrams(at: portEcho).map(\.bytes) == [payload])
-    #expect(
-      fixture.datagrams(at: portA) == [ReceivedDatagram(at: portA, from: portEcho, bytes: payload)])
+    #expect(try loop.sync { try a.socket.value.send(payload, to: echoPort) })
+    #expect(a.received.wait(forCount: 1))
+    #expect(echoed.values == [payload])
+    #expect(a.received.values == [ReceivedDatagram(at: a.port, from: echoPort, bytes: payload)])
     fixture.shutdown(expectingClosed: 2)
   }
 
   @Test func closingTwiceIsHarmlessAndAClosedSocketRefusesWork() throws {
     let fixture = try UDPFixture()
-    let a = try fixture.socket()
-    let b = try fixture.socket()
-    let portB = try fixture.loop.sync { b.value.localPort }
-    let outcome = try fixture.loop.sync { () -> [UDPSocketError?] in
-      let socket = a.value
+    let a = try fixture.endpoint()
+    let b = try fixture.endpoint()
+    let errors = try fixture.loop.sync { () -> [UDPSocketError?] in
+      let socket = a.socket.value
       #expect(!socket.isClosed)
       socket.close()
       socket.close()
       #expect(socket.isClosed)
       #expect(socket.receiveBufferSize == nil && socket.sendBufferSize == nil)
       return [
-        Self.error { _ = try socket.send([1], to: portB) },
+        Self.error { _ = try socket.send([1], to: b.port) },
         Self.error { try socket.setReceiveBufferSize(4_096) },
       ]
     }
-    #expect(outcome == [.closed, .closed])
-    _ = try fixture.loop.sync { a.value.close() }  // after the close callback, too
-    let statistics = try fixture.loop.sync { a.value.statistics }
+    #expect(errors == [.closed, .closed])
+    _ = try fixture.loop.sync { a.socket.value.close() }  // after the close callback, too
+    // A datagram to the closed socket's port reaches no handler.
+    _ = try fixture.loop.sync { try b.socket.value.send([9], to: a.port) }
+    let statistics = try fixture.loop.sync { a.socket.value.statistics }
     #expect(statistics == UDPSocketStatistics())
+    #expect(a.received.count == 0)
     // The closed one was freed; shutdown closes only the open one.
     fixture.shutdown(expectingClosed: 1)
   }
@@ -194,24 +190,24 @@ struct UDPSocketTests {
   /// return; the loop closes cleanly.
   @Test func closingWithQueuedSendsCancelsThemCleanly() throws {
     let fixture = try UDPFixture()
-    let a = try fixture.socket()
-    let b = try fixture.socket()
-    let portB = try fixture.loop.sync { b.value.localPort }
+    let a = try fixture.endpoint()
+    let b = try fixture.endpoint()
     let queued = try fixture.loop.sync { () -> Int in
-      let socket = a.value
+      let socket = a.socket.value
       socket.forcesQueuedSends = true
-      for index in 0..<50 { try socket.send(numbered(index, count: 1_000), to: portB) }
+      for index in 0..<50 { try socket.send(numbered(index, count: 1_000), to: b.port) }
       let queued = socket.requestsInFlight
       socket.close()
       return queued
     }
     #expect(queued == 50)
-    _ = try fixture.loop.sync {}
-    let statistics = try fixture.loop.sync { (a.value.statistics, a.value.requestsInFlight) }
-    #expect(statistics.1 == 0)
-    #expect(statistics.0.sendsQueued == 50)
-    #expect(statistics.0.datagramsSent + statistics.0.sendsCancelled == 50)
-    #expect(statistics.0.sendErrors == 0)
+    let (statistics, inFlight) = try fixture.loop.sync {
+      (a.socket.value.statistics, a.socket.value.requestsInFlight)
+    }
+    #expect(inFlight == 0)
+    #expect(statistics.sendsQueued == 50)
+    #expect(statistics.datagramsSent + statistics.sendsCancelled == 50)
+    #expect(statistics.sendErrors == 0)
     fixture.shutdown(expectingClosed: 1)
   }
 
@@ -219,26 +215,28 @@ struct UDPSocketTests {
   /// until the queue drained.
   @Test func queuedSendsKeepTheirOrderWithinTheBound() throws {
     let fixture = try UDPFixture()
-    let a = try fixture.socket(configuration: UDPConfiguration(maxQueuedSendBytes: 10_000))
-    let b = try fixture.socket(configuration: UDPConfiguration(receiveBufferSize: 1 << 20))
-    let portB = try fixture.loop.sync { b.value.localPort }
+    let a = try fixture.endpoint(configuration: UDPConfiguration(maxQueuedSendBytes: 10_000))
+    let b = try fixture.endpoint(configuration: UDPConfiguration(receiveBufferSize: 1 << 20))
     let accepted = try fixture.loop.sync { () -> [Bool] in
-      a.value.forcesQueuedSends = true
+      a.socket.value.forcesQueuedSends = true
       // 100 bytes each: 100 fit in the bound; the 101st doesn't.
-      return try (0..<101).map { try a.value.send(numbered($0, count: 100), to: portB) }
+      return try (0..<101).map { try a.socket.value.send(numbered($0, count: 100), to: b.port) }
     }
     #expect(accepted == Array(repeating: true, count: 100) + [false])
-    #expect(fixture.wait(at: portB, count: 100))
-    #expect(fixture.datagrams(at: portB).map { index(ofNumbered: $0.bytes) } == Array(0..<100))
+    #expect(b.received.wait(forCount: 100))
+    #expect(b.payloads.map(index(ofNumbered:)) == Array(0..<100))
     try fixture.drainSendQueues([a])
     // Drained, the queue takes sends again.
-    #expect(try fixture.loop.sync { try a.value.send(numbered(100, count: 100), to: portB) })
-    #expect(fixture.wait(at: portB, count: 101))
+    #expect(
+      try fixture.loop.sync { try a.socket.value.send(numbered(100, count: 100), to: b.port) })
+    #expect(b.received.wait(forCount: 101))
     try fixture.drainSendQueues([a])
-    let statistics = try fixture.loop.sync { (a.value.statistics, a.value.queuedSendByteCount) }
-    #expect(statistics.0.sendsQueued == 101 && statistics.0.datagramsSent == 101)
-    #expect(statistics.0.sendsDropped == 1 && statistics.0.bytesSent == 10_100)
-    #expect(statistics.1 == 0)
+    let (statistics, queuedBytes) = try fixture.loop.sync {
+      (a.socket.value.statistics, a.socket.value.queuedSendByteCount)
+    }
+    #expect(statistics.sendsQueued == 101 && statistics.datagramsSent == 101)
+    #expect(statistics.sendsDropped == 1 && statistics.bytesSent == 10_100)
+    #expect(queuedBytes == 0)
     fixture.shutdown(expectingClosed: 2)
   }
 
@@ -246,45 +244,43 @@ struct UDPSocketTests {
   /// socket carries on.
   @Test func sendingToAClosedPortIsHarmless() throws {
     let fixture = try UDPFixture()
-    let a = try fixture.socket()
-    let b = try fixture.socket()
-    let gone = try fixture.socket()
-    let (portA, portB, portGone) = try fixture.loop.sync {
-      (a.value.localPort, b.value.localPort, gone.value.localPort)
-    }
-    _ = try fixture.loop.sync { gone.value.close() }
+    let a = try fixture.endpoint()
+    let b = try fixture.endpoint()
+    let gone = try fixture.endpoint()
+    _ = try fixture.loop.sync { gone.socket.value.close() }
     let sent = try fixture.loop.sync {
-      try (0..<20).map { try a.value.send(numbered($0, count: 64), to: portGone) }
+      try (0..<20).map { try a.socket.value.send(numbered($0, count: 64), to: gone.port) }
     }
     #expect(sent.allSatisfy { $0 })
     _ = try fixture.loop.sync {}  // the ICMP errors come back
-    _ = try fixture.loop.sync { try a.value.send([7], to: portB) }
-    _ = try fixture.loop.sync { try b.value.send([8], to: portA) }
-    #expect(fixture.wait(at: portB, count: 1) && fixture.wait(at: portA, count: 1))
-    #expect(fixture.datagrams(at: portGone).isEmpty)
-    let statistics = try fixture.loop.sync { (a.value.isClosed, a.value.statistics) }
-    #expect(!statistics.0)
-    #expect(statistics.1.datagramsSent == 21 && statistics.1.datagramsReceived == 1)
+    _ = try fixture.loop.sync { try a.socket.value.send([7], to: b.port) }
+    _ = try fixture.loop.sync { try b.socket.value.send([8], to: a.port) }
+    #expect(b.received.wait(forCount: 1) && a.received.wait(forCount: 1))
+    #expect(gone.received.count == 0)
+    let (isClosed, statistics) = try fixture.loop.sync {
+      (a.socket.value.isClosed, a.socket.value.statistics)
+    }
+    #expect(!isClosed)
+    #expect(statistics.datagramsSent == 21 && statistics.datagramsReceived == 1)
     fixture.shutdown(expectingClosed: 2)
   }
 
   @Test func emptyAndLargestDatagramsAreAllowedAndLargerOnesRefused() throws {
     let fixture = try UDPFixture()
-    let a = try fixture.socket()
-    let b = try fixture.socket()
-    let portB = try fixture.loop.sync { b.value.localPort }
+    let a = try fixture.endpoint()
+    let b = try fixture.endpoint()
     let largest = numbered(1, count: UDPSocket.maxDatagramSize)
-    #expect(try fixture.loop.sync { try a.value.send([], to: portB) })
-    #expect(try fixture.loop.sync { try a.value.send(largest, to: portB) })
-    #expect(fixture.wait(at: portB, count: 2))
-    #expect(fixture.datagrams(at: portB).map(\.bytes) == [[], largest])
+    #expect(try fixture.loop.sync { try a.socket.value.send([], to: b.port) })
+    #expect(try fixture.loop.sync { try a.socket.value.send(largest, to: b.port) })
+    #expect(b.received.wait(forCount: 2))
+    #expect(b.payloads == [[], largest])
 
-    let before = try fixture.loop.sync { a.value.statistics }
+    let before = try fixture.loop.sync { a.socket.value.statistics }
     let errors = try fixture.loop.sync { () -> [UDPSocketError?] in
-      let socket = a.value
+      let socket = a.socket.value
       let tooLarge = [UInt8](repeating: 0, count: UDPSocket.maxDatagramSize + 1)
       return [
-        Self.error { _ = try socket.send(tooLarge, to: portB) },
+        Self.error { _ = try socket.send(tooLarge, to: b.port) },
         Self.error { _ = try socket.send([1], to: 0) },
       ]
     }
@@ -292,11 +288,12 @@ struct UDPSocketTests {
     #expect(
       errors[0].map(String.init(describing:))
         == "datagram too large: 65508 bytes, at most 65507 fit in one UDP packet")
-    let after = try fixture.loop.sync { a.value.statistics }
+    let after = try fixture.loop.sync { a.socket.value.statistics }
     #expect(after == before, "a refused send changes nothing")
     #expect(before.datagramsSent == 2 && before.bytesSent == UDPSocket.maxDatagramSize)
-    let received = try fixture.loop.sync { b.value.statistics }
-    #expect(received.datagramsReceived == 2 && received.bytesReceived == UDPSocket.maxDatagramSize)
+    let received = try fixture.loop.sync { b.socket.value.statistics }
+    #expect(received.datagramsReceived == 2)
+    #expect(received.bytesReceived == UDPSocket.maxDatagramSize)
     fixture.shutdown(expectingClosed: 2)
   }
 
@@ -304,32 +301,30 @@ struct UDPSocketTests {
   /// never delivered in part; one that fits is delivered.
   @Test func aDatagramLongerThanTheReadBufferIsCountedNotDelivered() throws {
     let fixture = try UDPFixture(readBufferSize: 1_024)
-    let a = try fixture.socket()
-    let b = try fixture.socket()
-    let portB = try fixture.loop.sync { b.value.localPort }
-    _ = try fixture.loop.sync { try a.value.send(numbered(1, count: 2_000), to: portB) }
-    _ = try fixture.loop.sync { try a.value.send(numbered(2, count: 1_024), to: portB) }
-    #expect(fixture.wait(at: portB, count: 1))
-    #expect(fixture.datagrams(at: portB).map(\.bytes) == [numbered(2, count: 1_024)])
-    let statistics = try fixture.loop.sync { b.value.statistics }
+    let a = try fixture.endpoint()
+    let b = try fixture.endpoint()
+    _ = try fixture.loop.sync { try a.socket.value.send(numbered(1, count: 2_000), to: b.port) }
+    _ = try fixture.loop.sync { try a.socket.value.send(numbered(2, count: 1_024), to: b.port) }
+    #expect(b.received.wait(forCount: 1))
+    #expect(b.payloads == [numbered(2, count: 1_024)])
+    let statistics = try fixture.loop.sync { b.socket.value.statistics }
     #expect(statistics.truncated == 1 && statistics.datagramsReceived == 1)
     fixture.shutdown(expectingClosed: 2)
   }
 
   @Test func bufferSizesAreSetAndBadOnesRefused() throws {
     let fixture = try UDPFixture()
-    let configured = try fixture.socket(
+    let configured = try fixture.endpoint(
       configuration: UDPConfiguration(receiveBufferSize: 100_000, sendBufferSize: 50_000))
     let sizes = try fixture.loop.sync {
-      (configured.value.receiveBufferSize, configured.value.sendBufferSize)
+      (configured.socket.value.receiveBufferSize, configured.socket.value.sendBufferSize)
     }
     // Linux reports twice what was asked for (its bookkeeping), other systems the value.
     #expect((sizes.0 ?? 0) >= 100_000 && (sizes.1 ?? 0) >= 50_000)
 
-    let loop = fixture.loop
+    let (loop, port) = (fixture.loop, configured.port)
     let errors = try loop.sync { () -> [UDPSocketError?] in
-      let socket = configured.value
-      let port = socket.localPort
+      let socket = configured.socket.value
       return [
         Self.error { try socket.setReceiveBufferSize(0) },
         Self.error { try socket.setSendBufferSize(-1) },
@@ -353,10 +348,12 @@ struct UDPSocketTests {
       return
     }
     #expect(bindError.code == .addressInUse)
-    // The refused set left the size alone; the accepted one took effect.
-    let after = try loop.sync { configured.value.sendBufferSize }
-    #expect((after ?? 0) >= 80_000)
-    // Every refused constructor left no handle behind.
+    // The refused sets left the sizes alone; the accepted one took effect.
+    let after = try loop.sync {
+      (configured.socket.value.receiveBufferSize, configured.socket.value.sendBufferSize)
+    }
+    #expect(after.0 == sizes.0 && (after.1 ?? 0) >= 80_000)
+    // The refused constructors left no handle behind.
     fixture.shutdown(expectingClosed: 1)
   }
 
@@ -365,15 +362,13 @@ struct UDPSocketTests {
     let fixture = try UDPFixture()
     let loop = fixture.loop
     let boxes = try loop.sync { () -> [WeakBox] in
-      let socket = try UDPSocket(loop: loop)
-      let captured = WeakBox(nil)
       final class Marker {}
+      let socket = try UDPSocket(loop: loop)
       let marker = Marker()
-      captured.object = marker
       socket.onReceive = { _, _ in _ = marker }
-      return [WeakBox(socket), captured]
+      return [WeakBox(socket), WeakBox(marker)]
     }
-    _ = try fixture.socket()
+    _ = try fixture.endpoint()
     fixture.shutdown(expectingClosed: 2)
     #expect(boxes.allSatisfy { $0.object == nil })
   }
@@ -397,25 +392,28 @@ struct UDPSocketTests {
 struct UDPFanOutRelayTests {
   @Test func theRelayFansEachDatagramOutToEveryTargetInOrder() throws {
     let fixture = try UDPFixture()
-    let sinks = try (0..<5).map { _ in try fixture.socket() }
-    let source = try fixture.socket()
+    let sinks = try (0..<5).map { _ in try fixture.endpoint() }
+    let source = try fixture.endpoint()
     let loop = fixture.loop
-    let sinkPorts = try loop.sync { sinks.map(\.value.localPort) }
     let relay = try loop.sync {
-      LoopBound(try UDPFanOutRelay(loop: loop, targets: sinkPorts + [0]), loop: loop)
+      // Port 0 in the list is the caller's mistake; the relay skips it.
+      LoopBound(try UDPFanOutRelay(loop: loop, targets: sinks.map(\.port) + [0]), loop: loop)
     }
     let relayPort = try loop.sync { relay.value.localPort }
     _ = try loop.sync {
-      for index in 0..<20 { try source.value.send(numbered(index, count: 200), to: relayPort) }
+      for index in 0..<20 {
+        try source.socket.value.send(numbered(index, count: 200), to: relayPort)
+      }
     }
-    for port in sinkPorts {
-      #expect(fixture.wait(at: port, count: 20))
-      let arrived = fixture.datagrams(at: port)
-      #expect(arrived.map { index(ofNumbered: $0.bytes) } == Array(0..<20))
-      #expect(arrived.allSatisfy { $0.from == relayPort })
+    for sink in sinks {
+      #expect(sink.received.wait(forCount: 20))
+      #expect(sink.payloads.map(index(ofNumbered:)) == Array(0..<20))
+      #expect(sink.received.values.allSatisfy { $0.from == relayPort })
     }
-    let counts = try loop.sync { (relay.value.datagramsReceived, relay.value.datagramsForwarded) }
-    #expect(counts == (20, 100))  // port 0 in the list is skipped
+    let (received, forwarded) = try loop.sync {
+      (relay.value.datagramsReceived, relay.value.datagramsForwarded)
+    }
+    #expect(received == 20 && forwarded == 100)
     _ = try loop.sync {
       relay.value.close()
       relay.value.close()
@@ -426,37 +424,35 @@ struct UDPFanOutRelayTests {
   /// A sender's own route overrides the default list; an empty route drops its datagrams.
   @Test func routesOverrideTheTargetsPerSender() throws {
     let fixture = try UDPFixture()
-    let sinks = try (0..<4).map { _ in try fixture.socket() }
-    let everyone = try fixture.socket()
-    let routed = try fixture.socket()
-    let muted = try fixture.socket()
+    let sinks = try (0..<4).map { _ in try fixture.endpoint() }
+    let everyone = try fixture.endpoint()
+    let routed = try fixture.endpoint()
+    let muted = try fixture.endpoint()
     let loop = fixture.loop
-    let sinkPorts = try loop.sync { sinks.map(\.value.localPort) }
-    let (routedPort, mutedPort) = try loop.sync { (routed.value.localPort, muted.value.localPort) }
     let relay = try loop.sync {
-      let relay = try UDPFanOutRelay(loop: loop, targets: sinkPorts)
-      relay.routes[routedPort] = Array(sinkPorts.prefix(2))
-      relay.routes[mutedPort] = []
+      let relay = try UDPFanOutRelay(loop: loop, targets: sinks.map(\.port))
+      relay.routes[routed.port] = sinks.prefix(2).map(\.port)
+      relay.routes[muted.port] = []
       return LoopBound(relay, loop: loop)
     }
     let relayPort = try loop.sync { relay.value.localPort }
     _ = try loop.sync {
-      for index in 0..<3 { try routed.value.send(numbered(index, count: 16), to: relayPort) }
-      try muted.value.send(numbered(99, count: 16), to: relayPort)
+      for index in 0..<3 { try routed.socket.value.send(numbered(index, count: 16), to: relayPort) }
+      try muted.socket.value.send(numbered(99, count: 16), to: relayPort)
     }
-    for port in sinkPorts.prefix(2) { #expect(fixture.wait(at: port, count: 3)) }
-    // A datagram to everyone after them: once it arrived, anything the relay sent before it to
-    // the same sink has arrived too.
-    _ = try loop.sync { try everyone.value.send(numbered(1_000, count: 16), to: relayPort) }
-    for port in sinkPorts {
-      #expect(fixture.wait(at: port, count: port == sinkPorts[0] || port == sinkPorts[1] ? 4 : 1))
+    for sink in sinks.prefix(2) { #expect(sink.received.wait(forCount: 3)) }
+    // Then a datagram to everyone: once it arrived at a sink, whatever the relay sent that sink
+    // before it has arrived too.
+    _ = try loop.sync { try everyone.socket.value.send(numbered(1_000, count: 16), to: relayPort) }
+    for (position, sink) in sinks.enumerated() {
+      let expected = position < 2 ? [0, 1, 2, 1_000] : [1_000]
+      #expect(sink.received.wait(forCount: expected.count))
+      #expect(sink.payloads.map(index(ofNumbered:)) == expected)
     }
-    for (position, port) in sinkPorts.enumerated() {
-      let indices = fixture.datagrams(at: port).map { index(ofNumbered: $0.bytes) }
-      #expect(indices == (position < 2 ? [0, 1, 2, 1_000] : [1_000]))
+    let (received, forwarded) = try loop.sync {
+      (relay.value.datagramsReceived, relay.value.datagramsForwarded)
     }
-    let counts = try loop.sync { (relay.value.datagramsReceived, relay.value.datagramsForwarded) }
-    #expect(counts == (5, 10))
+    #expect(received == 5 && forwarded == 10)
     fixture.shutdown(expectingClosed: 8)
   }
 }
