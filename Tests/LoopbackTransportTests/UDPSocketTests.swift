@@ -456,3 +456,22 @@ struct UDPFanOutRelayTests {
     fixture.shutdown(expectingClosed: 8)
   }
 }
+
+extension UDPFanOutRelayTests {
+  /// Like every handle's owner, a relay nobody holds lives until its socket closed.
+  @Test func aRelayNobodyHoldsForwardsUntilTheLoopShutsDown() throws {
+    let fixture = try UDPFixture()
+    let sink = try fixture.endpoint()
+    let source = try fixture.endpoint()
+    let loop = fixture.loop
+    let (relayPort, box) = try loop.sync {
+      let relay = try UDPFanOutRelay(loop: loop, targets: [sink.port])
+      return (relay.localPort, WeakBox(relay))
+    }
+    _ = try loop.sync { try source.socket.value.send([42], to: relayPort) }
+    #expect(sink.received.wait(forCount: 1))
+    #expect(sink.payloads == [[42]])
+    fixture.shutdown(expectingClosed: 3)
+    #expect(box.object == nil)
+  }
+}

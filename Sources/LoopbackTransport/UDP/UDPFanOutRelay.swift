@@ -13,6 +13,8 @@
 /// the network drops is counted in the socket's statistics; the relay never stops.
 ///
 /// > Important: Loop-confined, like its socket: create and use it on its loop's thread only.
+/// > The loop keeps it alive until ``close()`` (or the loop's shutdown) closed its socket, so
+/// > dropping your reference doesn't stop it.
 package final class UDPFanOutRelay {
   /// The socket datagrams arrive on and leave from.
   package let socket: UDPSocket
@@ -41,8 +43,9 @@ package final class UDPFanOutRelay {
   ) throws(UDPSocketError) {
     socket = try UDPSocket(loop: loop, port: port, configuration: configuration)
     self.targets = targets
-    // Unowned: the socket drops the handler when it closes, and the relay owns the socket.
-    socket.onDatagram = { [unowned self] from, bytes in forward(bytes, from: from) }
+    // Strong on purpose: the loop keeps the socket, and through its handler the relay, alive
+    // until the socket closed (and dropped the handler), as it keeps every handle's owner.
+    socket.onDatagram = { from, bytes in self.forward(bytes, from: from) }
   }
 
   /// The port senders send to.
