@@ -1,0 +1,186 @@
+import CLibUV
+
+extension UDPSocket {
+  /// Sends one datagram to 127.0.0.1:`port`.
+  ///
+  /// The datagram goes to the kernel at once (`uv_udp_try_send`) when it can; otherwise it is
+  /// copied into the socket's send queue and leaves, in order, as soon as the kernel takes it.
+  ///
+  /// - Parameters:
+  ///   - bytes: The payload, 0 to ``maxDatagramSize`` bytes; copied if it has to wait.
+  ///   - port: The receiving port on 127.0.0.1.
+  /// - Returns: `true` if the datagram was handed to the kernel or queued; `false` if it was
+  ///   dropped, as a network drops a packet: the send queue was full or the kernel refused it
+  ///   (counted in ``UDPSocketStatistics/sendsDropped`` and
+  ///   ``UDPSocketStatistics/sendErrors``). A datagram handed over may still be lost: nothing
+  ///   listening on `port`, or its receive buffer full.
+  /// - Throws: ``UDPSocketError/datagramTooLarge(byteCount:limit:)``,
+  ///   ``UDPSocketError/invalidPort`` or ``UDPSocketError/closed``; nothing was sent or counted.
+  @discardableResult
+  public func send(_ bytes: [UInt8], to port: UInt16) throws(UDPSocketError) -> Bool {
+    let outcome = bytes.withUnsafeBytes { buffer in
+      Result { () throws(UDPSocketError) -> Bool in try send(lent: buffer, to: port) }
+    }
+    return try outcome.get()
+  }
+
+  /// Sends one datagram from a lent buffer: the package's hot path (a relay forwards the
+  /// buffer its receive handler was lent). The bytes are read before the call returns and
+  /// copied only if the datagram has to wait in the send queue, so the buffer may be reused
+  /// right after.
+  ///
+  /// - Parameters:
+  ///   - bytes: The payload, 0 to ``maxDatagramSize`` bytes.
+  ///   - port: The receiving port on 127.0.0.1.
+  /// - Returns: As ``send(_:to:)``.
+  /// - Throws: As ``send(_:to:)``.
+  @discardableResult
+  package func send(lent bytes: UnsafeRawBufferPointer, to port: UInt16)
+    throws(UDPSocketError) -> Bool
+  {
+    loop.assertInEventLoop()
+    guard case .open = state else { throw .closed }
+    guard bytes.count <= Self.maxDatagramSize else {
+      throw .datagramTooLarge(byteCount: bytes.count, limit: Self.maxDatagramSize)
+    }
+    guard port != 0 else { throw .invalidPort }
+    destination.sin_port = port.bigEndian
+    if !forcesQueuedSends {
+      var buffer = uv_buf_init(
+        UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.assumingMemoryBound(
+          to: CChar.self),
+        UInt32(bytes.count))
+      let status = withSocketAddress(destination) { address in
+        uv_udp_try_send(handle, &buffer, 1, address)
+      }
+      if status >= 0 {
+        counters.datagramsSent += 1
+        counters.bytesSent += bytes.count
+        return true
+      }
+      // EAGAIN: the kernel's buffer is full, or sends are already queued (libuv refuses to
+      // overtake them). Anything else the kernel said is a lost datagram.
+      guard status == UV_EAGAIN.rawValue else {
+        counters.sendErrors += 1
+        return false
+      }
+    }
+    return enqueue(bytes)
+  }
+
+  /// Payload bytes waiting in the send queue (each datagram counts at least one byte).
+  ///
+  /// > Important: Loop thread only.
+  public var queuedSendByteCount: Int {
+    loop.assertInEventLoop()
+    return queuedSendBytes
+  }
+
+  /// Copies the datagram into a pooled request and hands it to `uv_udp_send`.
+  private func enqueue(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    let charge = max(bytes.count, 1)
+    guard queuedSendBytes + charge <= configuration.maxQueuedSendBytes else {
+      counters.sendsDropped += 1
+      return false
+    }
+    let request = requestPool.popLast() ?? UDPSendRequest()
+    request.store(bytes)
+    request.charge = charge
+    let owner = Unmanaged.passRetained(request)
+    request.request.pointee.data = owner.toOpaque()
+    // libuv copies the buffer descriptors and the address into the request; the bytes stay in
+    // the request's storage until its callback.
+    var buffer = uv_buf_init(request.base, UInt32(bytes.count))
+    let status = withSocketAddress(destination) { address in
+      uv_udp_send(request.request, handle, &buffer, 1, address, udpSendCallback)
+    }
+    guard status == 0 else {
+      owner.release()
+      request.request.pointee.data = nil
+      recycle(request)
+      counters.sendErrors += 1
+      return false
+    }
+    requestsInFlight += 1
+    queuedSendBytes += charge
+    counters.sendsQueued += 1
+    return true
+  }
+
+  /// Send callback: a queued datagram left, failed, or was cancelled by a close.
+  fileprivate func didSend(_ request: UDPSendRequest, status: Int32) {
+    requestsInFlight -= 1
+    queuedSendBytes -= request.charge
+    if status >= 0 {
+      counters.datagramsSent += 1
+      counters.bytesSent += request.byteCount
+    } else if status == UV_ECANCELED.rawValue {
+      counters.sendsCancelled += 1
+    } else {
+      counters.sendErrors += 1
+    }
+    recycle(request)
+  }
+
+  /// Keeps a request for reuse while the socket is open, unless the pool is full or the
+  /// request's storage grew large.
+  private func recycle(_ request: UDPSendRequest) {
+    guard case .open = state, requestPool.count < 64, request.capacity <= 8 * 1024 else {
+      return
+    }
+    requestPool.append(request)
+  }
+}
+
+/// One `uv_udp_send_t` and the bytes it sends; pooled by its ``UDPSocket``.
+///
+/// > Important: Loop-confined, like its socket. While submitted, the request's `data` retains
+/// > it; the send callback releases it.
+final class UDPSendRequest {
+  let request: UnsafeMutablePointer<uv_udp_send_t>
+  private var storage: UnsafeMutableRawBufferPointer
+  /// Payload bytes stored.
+  private(set) var byteCount = 0
+  /// What the datagram counts against the send queue bound.
+  var charge = 0
+
+  init() {
+    request = allocateZeroed(uv_udp_send_t.self)
+    storage = .allocate(byteCount: 2048, alignment: 16)
+  }
+
+  deinit {
+    request.deallocate()
+    storage.deallocate()
+  }
+
+  /// The storage's size in bytes.
+  var capacity: Int { storage.count }
+
+  /// The start of the stored bytes, for `uv_buf_init`.
+  var base: UnsafeMutablePointer<CChar>? {
+    storage.baseAddress?.assumingMemoryBound(to: CChar.self)
+  }
+
+  /// Copies `bytes` into the storage, growing it if needed.
+  func store(_ bytes: UnsafeRawBufferPointer) {
+    if bytes.count > storage.count {
+      storage.deallocate()
+      storage = .allocate(byteCount: bytes.count, alignment: 16)
+    }
+    if let source = bytes.baseAddress, let target = storage.baseAddress {
+      target.copyMemory(from: source, byteCount: bytes.count)
+    }
+    byteCount = bytes.count
+  }
+}
+
+private func udpSendCallback(_ request: UnsafeMutablePointer<uv_udp_send_t>?, _ status: Int32) {
+  guard let request, let data = request.pointee.data else { return }
+  let pending = Unmanaged<UDPSendRequest>.fromOpaque(data).takeRetainedValue()
+  request.pointee.data = nil
+  guard let handle = request.pointee.handle,
+    let socket = handleOwner(uvHandle(handle), as: UDPSocket.self)
+  else { return }
+  socket.didSend(pending, status: status)
+}
