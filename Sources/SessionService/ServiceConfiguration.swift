@@ -17,7 +17,14 @@ public struct ServiceConfiguration: Sendable {
   /// How long (milliseconds) a member whose connection dropped keeps their place, waiting for
   /// a resume. Default 10 s; 0 removes them at once.
   public var reconnectGrace: Int64
-  /// Seed of the generator for resume tokens: the service draws no other randomness.
+  /// Seed of the generator for resume tokens and session ids: the service draws no other
+  /// randomness.
+  ///
+  /// > Important: A service that restarts must not start from the seed it had: its session ids
+  /// > and resume tokens would come back, and a member of the old incarnation resuming could
+  /// > take the place of a member of the new one. The default is a fixed value, for tests;
+  /// > a service that runs for real passes a random seed (`sessionsim serve` does), and a
+  /// > simulation derives a fresh one per restart (Decision 0016).
   public var seed: UInt64
   /// The largest frame payload its members accept, in bytes (the wire default, 1 MiB). The
   /// service admits no more members than a worst-case snapshot fits in (``SnapshotBudget``),

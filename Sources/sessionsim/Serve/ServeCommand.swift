@@ -22,6 +22,8 @@ import Synchronization
   let key = options.string("--key") ?? DefaultCredentials.key
   let secret = options.string("--secret") ?? DefaultCredentials.secret
   var service = ServiceConfiguration(credentials: [key: secret])
+  // A fresh seed per process: a restarted server must not hand out its old resume tokens.
+  service.seed = UInt64.random(in: .min ... .max)
   service.heartbeatTimeout = try options.integer(
     "--heartbeat-timeout", default: service.heartbeatTimeout, in: 1...86_400_000)
   service.reconnectGrace = try options.integer(
