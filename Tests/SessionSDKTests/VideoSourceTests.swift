@@ -194,13 +194,15 @@ private let tenSeconds: Int64 = 10_000_000
 
   @Test func aCameraTurnedOffSendsNothingAndStartsAgainWithAKeyFrame() throws {
     var source = try camera()
-    var packets = drive(to: 1_000_000) { source.packets(until: $0) }
+    let packets = drive(to: 1_000_000) { source.packets(until: $0) }
     source.setOn(false, at: 1_000_000)
     #expect(!source.isOn)
-    // The frame due at the moment it turned off is still handed out; nothing after it.
-    let last = source.packets(until: 1_900_000)
-    #expect(Set(last.map(\.sendTime)) == [1_000_000])
-    packets += last
+    // Frames due before it turned off were handed out; the one due at that moment is not.
+    #expect(source.packets(until: 1_900_000).isEmpty)
+    var late = try camera()
+    _ = late.packets(until: 900_000)
+    late.setOn(false, at: 1_000_000)
+    #expect(Set(late.packets(until: 1_900_000).map(\.sendTime)) == [933_333, 966_666])
     source.setOn(false, at: 1_950_000)  // already off: nothing changes
     source.setOn(true, at: 2_010_000)
     let again = drive(from: 2_010_000, to: 3_000_000) { source.packets(until: $0) }
@@ -208,7 +210,7 @@ private let tenSeconds: Int64 = 10_000_000
     #expect(frames(again.filter { $0.stream.layer == 0 }).first?.first?.isKeyFrame == true)
     for stream in byStream(packets + again).values {
       #expect(consecutive(stream))
-      #expect(!stream.contains { $0.sendTime > 1_000_000 && $0.sendTime < 2_010_000 })
+      #expect(!stream.contains { $0.sendTime >= 1_000_000 && $0.sendTime < 2_010_000 })
     }
   }
 

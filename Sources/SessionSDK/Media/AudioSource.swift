@@ -99,7 +99,8 @@ package struct AudioSource: Sendable {
     return packets
   }
 
-  /// Connects or disconnects audio at `now`; packets due before `now` are still handed out.
+  /// Connects or disconnects audio at `now`. Packets due before `now` are still handed out;
+  /// one due at `now` follows the new state.
   ///
   /// - Parameters:
   ///   - connected: Whether audio is connected.
@@ -111,7 +112,8 @@ package struct AudioSource: Sendable {
     resumeIfStarted(wasSending: wasSending, at: now)
   }
 
-  /// Mutes or unmutes the microphone at `now`; packets due before `now` are still handed out.
+  /// Mutes or unmutes the microphone at `now`. Packets due before `now` are still handed out;
+  /// one due at `now` follows the new state.
   ///
   /// - Parameters:
   ///   - muted: Whether the microphone is muted.
@@ -123,8 +125,9 @@ package struct AudioSource: Sendable {
     resumeIfStarted(wasSending: wasSending, at: now)
   }
 
-  /// Drives the talking state from `now` on: `true` or `false` explicitly, `nil` to hand it
-  /// back to the model (which continues from the current state).
+  /// Drives the talking state from `now` on (a packet due at `now` included): `true` or
+  /// `false` explicitly, `nil` to hand it back to the model (which continues from the current
+  /// state).
   ///
   /// - Parameters:
   ///   - talking: The state, or `nil` for the model.
@@ -139,11 +142,12 @@ package struct AudioSource: Sendable {
     if !wasSending, isSending { clock.restart(at: max(now, latest)) }
   }
 
-  /// Moves the packets due at or before `now` into `pending`, before a change of state.
+  /// Moves the packets due before `now` into `pending`, before a change of state at `now`.
   private mutating func flush(until now: Int64) {
+    guard now > .min else { return }
     var packets = pending
     pending = []
-    collect(until: now, into: &packets)
+    collect(until: now - 1, into: &packets)
     pending = packets
   }
 

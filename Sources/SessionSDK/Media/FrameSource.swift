@@ -3,8 +3,9 @@ import SessionTransport
 /// What video and share sources have in common: a frame clock, one encoder per layer, and
 /// whether frames are being sent.
 ///
-/// Changes of state flush the packets due before them into `pending`, so a change at `now`
-/// never loses or invents a packet of the time before it.
+/// A change of state at `now` first moves the packets due before `now` into `pending`, so it
+/// never loses or invents a packet of the time before it; a frame due at `now` follows the
+/// new state.
 ///
 /// > Important: A value; owned by the source that holds it.
 struct FrameSource: Sendable {
@@ -37,11 +38,12 @@ struct FrameSource: Sendable {
     return packets
   }
 
-  /// Moves the packets due at or before `now` into `pending`, before a change of state.
+  /// Moves the packets due before `now` into `pending`, before a change of state at `now`.
   private mutating func flush(until now: Int64) {
+    guard now > .min else { return }
     var packets = pending
     pending = []
-    collect(until: now, into: &packets)
+    collect(until: now - 1, into: &packets)
     pending = packets
   }
 

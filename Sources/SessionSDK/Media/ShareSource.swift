@@ -62,7 +62,8 @@ package struct ShareSource: Sendable {
     frames.packets(until: now)
   }
 
-  /// Pauses or resumes the share at `now`; resuming starts with a key frame at `now`.
+  /// Pauses or resumes the share at `now`; frames due before `now` are still handed out, and
+  /// resuming starts with a key frame at `now`.
   ///
   /// - Parameters:
   ///   - paused: Whether to pause.

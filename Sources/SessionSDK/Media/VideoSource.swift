@@ -78,7 +78,8 @@ package struct VideoSource: Sendable {
   }
 
   /// Turns the camera on or off at `now`. The frames due before `now` are still handed out by
-  /// the next ``packets(until:)``; turning on again starts with key frames at `now`.
+  /// the next ``packets(until:)``, and one due at `now` follows the new state; turning on
+  /// again starts with key frames at `now`.
   ///
   /// - Parameters:
   ///   - on: Whether to send.
