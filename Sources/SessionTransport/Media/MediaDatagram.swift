@@ -1,0 +1,144 @@
+import SessionCore
+
+/// A datagram on the media channel: a ``MediaPacket`` or a ``ReceiverReport``.
+///
+/// Every media datagram starts with the version byte (``version``) and a type byte
+/// (``Kind``); `Docs/WireProtocol.md`, "Media datagrams", has the byte layouts. Use
+/// ``decode(_:)-(UnsafeRawBufferPointer)`` where both kinds arrive on one socket.
+///
+/// > Important: A value; `Sendable`.
+public enum MediaDatagram: Sendable, Hashable {
+  /// Synthetic media from a sender.
+  case packet(MediaPacket)
+  /// A subscriber's statistics for one stream.
+  case report(ReceiverReport)
+
+  /// The media datagram version this build speaks.
+  public static let version: UInt8 = 1
+
+  /// The type byte, the second byte of every media datagram.
+  public enum Kind: UInt8, Sendable, Hashable, CaseIterable {
+    /// A ``MediaPacket``.
+    case packet = 1
+    /// A ``ReceiverReport``.
+    case report = 2
+  }
+
+  /// The size of the largest media datagram of any type, in bytes.
+  public static let maxSize = MediaPacket.maxDatagramSize
+
+  /// The datagram's type.
+  public var kind: Kind {
+    switch self {
+    case .packet: .packet
+    case .report: .report
+    }
+  }
+
+  /// The datagram's bytes.
+  ///
+  /// - Returns: The encoding of the packet or the report.
+  public func encode() -> [UInt8] {
+    switch self {
+    case .packet(let packet): packet.encode()
+    case .report(let report): report.encode()
+    }
+  }
+
+  /// Decodes a datagram of either type.
+  ///
+  /// - Parameter bytes: The whole datagram.
+  /// - Returns: The packet or report.
+  /// - Throws: ``MediaDecodingError`` for a datagram that breaks any rule.
+  public static func decode(_ bytes: [UInt8]) throws(MediaDecodingError) -> MediaDatagram {
+    let result = bytes.withUnsafeBytes { buffer in
+      Result { () throws(MediaDecodingError) in try decode(buffer) }
+    }
+    return try result.get()
+  }
+
+  /// Decodes a datagram of either type from memory the caller owns (a receive buffer).
+  ///
+  /// - Parameter buffer: The whole datagram; read only during the call.
+  /// - Returns: The packet or report.
+  /// - Throws: ``MediaDecodingError`` for a datagram that breaks any rule.
+  public static func decode(
+    _ buffer: UnsafeRawBufferPointer
+  ) throws(MediaDecodingError) -> MediaDatagram {
+    let type = try MediaBytes.checkPreamble(buffer)
+    switch Kind(rawValue: type) {
+    case .packet: return .packet(try MediaPacket.decodeBody(buffer))
+    case .report: return .report(try ReceiverReport.decodeBody(buffer))
+    case nil: throw .wrongType(type)
+    }
+  }
+}
+
+/// Big-endian reads and writes of the media datagrams' fixed-width fields.
+///
+/// > Important: Stateless; the buffers are the caller's and only used during a call.
+enum MediaBytes {
+  /// The size of the version and type bytes every media datagram starts with.
+  static let preambleSize = 2
+
+  /// Checks the version byte and returns the type byte.
+  static func checkPreamble(_ buffer: UnsafeRawBufferPointer) throws(MediaDecodingError) -> UInt8 {
+    guard buffer.count >= preambleSize else {
+      if buffer.count == 1, buffer[0] != MediaDatagram.version {
+        throw .wrongVersion(buffer[0])
+      }
+      throw .truncated(count: buffer.count, needed: preambleSize)
+    }
+    guard buffer[0] == MediaDatagram.version else { throw .wrongVersion(buffer[0]) }
+    return buffer[1]
+  }
+
+  @inline(__always)
+  static func u16(_ buffer: UnsafeRawBufferPointer, _ offset: Int) -> UInt16 {
+    UInt16(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+  }
+
+  @inline(__always)
+  static func u32(_ buffer: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
+    UInt32(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+  }
+
+  @inline(__always)
+  static func i64(_ buffer: UnsafeRawBufferPointer, _ offset: Int) -> Int64 {
+    Int64(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+  }
+
+  @inline(__always)
+  static func put(_ value: UInt16, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) {
+    buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt16.self)
+  }
+
+  @inline(__always)
+  static func put(_ value: UInt32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) {
+    buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt32.self)
+  }
+
+  @inline(__always)
+  static func put(_ value: Int64, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) {
+    buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: Int64.self)
+  }
+
+  /// The stream id at `offset` (user u32, kind u8, layer u8), checked.
+  static func stream(
+    _ buffer: UnsafeRawBufferPointer, _ offset: Int
+  ) throws(MediaDecodingError) -> StreamID {
+    let kindByte = buffer[offset + 4]
+    guard let kind = MediaKind(rawValue: kindByte) else { throw .badKind(kindByte) }
+    let stream = StreamID(
+      user: .init(rawValue: u32(buffer, offset)), kind: kind, layer: buffer[offset + 5])
+    guard stream.hasValidLayer else { throw .badLayer(kind: kind, layer: stream.layer) }
+    return stream
+  }
+
+  /// Writes a stream id at `offset` (6 bytes).
+  static func put(_ stream: StreamID, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) {
+    put(stream.user.rawValue, buffer, offset)
+    buffer[offset + 4] = stream.kind.rawValue
+    buffer[offset + 5] = stream.layer
+  }
+}
