@@ -91,8 +91,24 @@ extension MediaRouter {
         configuration.initialEstimate,
         configuration.estimateHeadroom * members[position].desiredBitrate))
     members[position].estimate.apply(
-      loss: lossFraction, now: now, ceiling: ceiling, floor: configuration.minimumEstimate)
+      loss: lossFraction, now: now, ceiling: ceiling, floor: configuration.minimumEstimate,
+      flowing: flowingBitrate(of: position))
     select(for: subscriber)
+  }
+
+  /// The bitrate of the layers a member is forwarded now.
+  private func flowingBitrate(of position: Int) -> Double {
+    let member = members[position]
+    var total = 0.0
+    func add(_ publisher: UserID, _ kind: MediaKind) {
+      guard let index = memberIndex[publisher],
+        let entry = fanOuts[FanOutKey(publisher: publisher, kind: kind)]?.entry(of: member.user)
+      else { return }
+      total += Self.bitrate(of: entry.selected, in: members[index].layers(of: kind))
+    }
+    if let share = member.shareSubscription { add(share.publisher, .share) }
+    for publisher in member.videoSubscriptions.keys { add(publisher, .video) }
+    return total
   }
 
   // MARK: Layer selection
