@@ -43,8 +43,7 @@ extension MediaRouter {
       }
       routeAudio(packet, from: publisher, now: now, into: &outputs)
     case .video, .share:
-      let layers = members[publisher].layers(of: stream.kind)
-      guard Int(stream.layer) < layers.count, layers[Int(stream.layer)] != nil else {
+      guard members[publisher].hasAnnounced(stream) else {
         totals.rejectedUnknownStream &+= 1
         return
       }

@@ -66,6 +66,15 @@ public struct MediaRouter: Sendable {
     /// Audio received from each talker.
     var audioReceived: [UserID: AudioReceipt] = [:]
 
+    /// Whether `stream`, one of this member's, was announced; false for a layer out of range.
+    func hasAnnounced(_ stream: StreamID) -> Bool {
+      switch stream.kind {
+      case .video: Int(stream.layer) < video.count && video[Int(stream.layer)] != nil
+      case .share: stream.layer == 0 && share != nil
+      case .audio: stream.layer == 0
+      }
+    }
+
     func layers(of kind: MediaKind) -> [Layer?] {
       switch kind {
       case .video: video
