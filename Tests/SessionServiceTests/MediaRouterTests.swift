@@ -65,7 +65,7 @@ extension [RouterOutput] {
 /// that the subscription flows.
 private func startFlowing(
   _ router: inout MediaRouter, _ subscriber: UserID, to publisher: UserID,
-  resolution: VideoResolution = .auto, now: Int64 = 0
+  resolution: MediaRouter.Resolution = .auto, now: Int64 = 0
 ) throws {
   #expect(
     router.subscribe(subscriber, to: publisher, kind: .video, resolution: resolution)
@@ -132,7 +132,7 @@ private func startFlowing(
     #expect(router.videoSubscriptionCount(of: ada) == 25)
     let refused = router.subscribe(ada, to: publishers[25], kind: .video, resolution: .p180)
     #expect(refused == .failed(.exceededLimit))
-    #expect(SubscribeFailReason.exceededLimit.sdkReason == 2)
+    #expect(SubscribeRefusal.exceededLimit.sdkReason == 2)
     #expect(router.videoSubscriptionCount(of: ada) == 25)
     #expect(router.subscription(of: ada, to: publishers[25], kind: .video) == nil)
     // At the limit, subscribing again to a held one only changes its resolution.
@@ -163,7 +163,7 @@ private func startFlowing(
     var router = makeRouter()
     #expect(router.subscribe(ada, to: bob, kind: .share, resolution: .auto) == .subscribed)
     #expect(router.subscribe(ada, to: cy, kind: .share, resolution: .auto) == .failed(.oneShare))
-    #expect(SubscribeFailReason.oneShare.sdkReason == 4)
+    #expect(SubscribeRefusal.oneShare.sdkReason == 4)
     #expect(router.shareSubscription(of: ada) == bob)
     #expect(router.subscription(of: ada, to: cy, kind: .share) == nil)
     // The same share again is fine; after leaving it, another one is too.
@@ -194,15 +194,16 @@ private func startFlowing(
     #expect(router.subscription(of: ada, to: 42, kind: .video) == nil)
     #expect(router.memberCount == 3)
     #expect(!router.isMember(42))
-    #expect(SubscribeFailReason.ownStream.sdkReason == nil)
+    #expect(SubscribeRefusal.ownStream.sdkReason == nil)
   }
 
   // MARK: Layer selection
 
   @Test(arguments: [
-    (VideoResolution.p90, UInt8(0)), (.p180, 0), (.p360, 1), (.p720, 2), (.p1080, 2), (.auto, 2),
+    (MediaRouter.Resolution.p90, UInt8(0)), (.p180, 0), (.p360, 1), (.p720, 2), (.p1080, 2),
+    (.auto, 2),
   ])
-  func layerFollowsTheRequestedResolution(resolution: VideoResolution, layer: UInt8) throws {
+  func layerFollowsTheRequestedResolution(resolution: MediaRouter.Resolution, layer: UInt8) throws {
     var router = makeRouter()
     try announceSimulcast(&router, for: ada)
     try startFlowing(&router, bob, to: ada, resolution: resolution)

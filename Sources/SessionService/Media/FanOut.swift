@@ -16,7 +16,7 @@ struct FanOut: Sendable {
     /// Who receives.
     var subscriber: UserID
     /// The resolution asked for.
-    var resolution: VideoResolution
+    var resolution: MediaRouter.Resolution
     /// The layer forwarded now, if any.
     var selected: UInt8?
     /// The layer the selection wants, if the publisher announced any.
@@ -49,7 +49,7 @@ struct FanOut: Sendable {
   }
 
   /// Adds a subscription, or changes its resolution if it exists.
-  mutating func subscribe(_ subscriber: UserID, resolution: VideoResolution) {
+  mutating func subscribe(_ subscriber: UserID, resolution: MediaRouter.Resolution) {
     if let position = index[subscriber] {
       entries[position].resolution = resolution
       return

@@ -4,7 +4,7 @@ import SessionTransport
 /// One subscription as the router holds it.
 public struct SubscriptionState: Sendable, Hashable {
   /// The resolution asked for.
-  public var resolution: VideoResolution
+  public var resolution: MediaRouter.Resolution
   /// The layer forwarded now; `nil` until the first key frame of the target layer.
   public var selectedLayer: UInt8?
   /// The layer the selection wants; `nil` while the publisher has announced none. It differs
@@ -12,7 +12,7 @@ public struct SubscriptionState: Sendable, Hashable {
   public var targetLayer: UInt8?
 
   /// Creates a subscription state.
-  public init(resolution: VideoResolution, selectedLayer: UInt8?, targetLayer: UInt8?) {
+  public init(resolution: MediaRouter.Resolution, selectedLayer: UInt8?, targetLayer: UInt8?) {
     self.resolution = resolution
     self.selectedLayer = selectedLayer
     self.targetLayer = targetLayer

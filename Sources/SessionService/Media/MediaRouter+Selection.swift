@@ -149,7 +149,7 @@ extension MediaRouter {
   /// The highest announced layer within `resolution` whose bitrate is at most `budget`, else
   /// the lowest announced layer, else `nil`.
   static func layer(
-    in layers: [Layer?], fitting resolution: VideoResolution, budget: Double
+    in layers: [Layer?], fitting resolution: MediaRouter.Resolution, budget: Double
   ) -> UInt8? {
     var best: UInt8?
     var lowest: UInt8?

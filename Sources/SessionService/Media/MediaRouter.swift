@@ -38,7 +38,7 @@ public struct MediaRouter: Sendable {
   /// A member's share subscription.
   struct ShareSubscription: Sendable, Hashable {
     var publisher: UserID
-    var resolution: VideoResolution
+    var resolution: MediaRouter.Resolution
   }
 
   /// Audio forwarded from one talker to one member, counted from the first packet forwarded.
@@ -56,7 +56,7 @@ public struct MediaRouter: Sendable {
     /// The announced share layer.
     var share: Layer?
     /// Publishers whose video this member subscribes to, with the resolution asked for.
-    var videoSubscriptions: [UserID: VideoResolution] = [:]
+    var videoSubscriptions: [UserID: MediaRouter.Resolution] = [:]
     var shareSubscription: ShareSubscription?
     var estimate: DownlinkEstimate
     /// What the subscriptions could use with no downlink limit, bits per second.
@@ -194,7 +194,7 @@ public struct MediaRouter: Sendable {
   /// - Returns: `.subscribed`, or the reason for the refusal.
   /// - Complexity: O(the subscriber's subscriptions), for the new layer selection.
   public mutating func subscribe(
-    _ subscriber: UserID, to publisher: UserID, kind: MediaKind, resolution: VideoResolution
+    _ subscriber: UserID, to publisher: UserID, kind: MediaKind, resolution: MediaRouter.Resolution
   ) -> SubscribeResult {
     guard let position = memberIndex[subscriber] else { return .failed(.unknownSubscriber) }
     guard kind != .audio else { return .failed(.notSubscribable) }

@@ -1,3 +1,5 @@
+import SessionCore
+
 extension MediaRouter {
   /// The router's limits and the downlink controller's bounds.
   ///
@@ -6,7 +8,8 @@ extension MediaRouter {
   /// estimate lies between the bounds), so no configuration can make a router trap.
   public struct Configuration: Sendable, Hashable {
     /// The most video subscriptions one subscriber may hold; the next fails with
-    /// ``SubscribeFailReason/exceededLimit``. Default 25.
+    /// ``SubscribeRefusal/exceededLimit``. Default `SessionLimits().maxVideoSubscriptions` (25),
+    /// the limit the SDK checks.
     public var maxVideoSubscriptions: Int
     /// A new member's downlink estimate, bits per second. Default 4 Mbit/s.
     public var initialEstimate: Double
@@ -28,7 +31,7 @@ extension MediaRouter {
 
     /// Creates a configuration; every parameter has the default documented on its property.
     public init(
-      maxVideoSubscriptions: Int = 25,
+      maxVideoSubscriptions: Int = SessionLimits().maxVideoSubscriptions,
       initialEstimate: Double = 4_000_000,
       minimumEstimate: Double = 50_000,
       maximumEstimate: Double = 50_000_000,

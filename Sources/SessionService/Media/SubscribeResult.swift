@@ -5,15 +5,15 @@ public enum SubscribeResult: Sendable, Hashable {
   /// The subscription exists now (a repeated subscription only changes its resolution).
   case subscribed
   /// Nothing changed, for the reason given.
-  case failed(SubscribeFailReason)
+  case failed(SubscribeRefusal)
 }
 
 /// Why a subscription was refused.
 ///
-/// The first two are the SDK's `ZoomVideoSDKSubscribeFailReason` cases
-/// (``sdkReason`` gives their numbers); the others are requests the real SDK cannot make,
-/// which a service must still refuse.
-public enum SubscribeFailReason: Sendable, Hashable, CaseIterable {
+/// The first two are the SDK's `ZoomVideoSDKSubscribeFailReason` cases (SessionSDK's
+/// `SubscribeFailReason`; ``sdkReason`` gives their numbers); the others are requests the real
+/// SDK cannot make, which a service must still refuse.
+public enum SubscribeRefusal: Sendable, Hashable, CaseIterable {
   /// The subscriber already holds the most video subscriptions
   /// (``MediaRouter/Configuration/maxVideoSubscriptions``, 25 by default):
   /// `HasSubscribeExceededLimit`.
@@ -29,7 +29,7 @@ public enum SubscribeFailReason: Sendable, Hashable, CaseIterable {
   /// Audio needs no subscription: every member receives the loudest speakers.
   case notSubscribable
 
-  /// The `ZoomVideoSDKSubscribeFailReason` value, for the reasons the SDK has.
+  /// The `ZoomVideoSDKSubscribeRefusal` value, for the reasons the SDK has.
   public var sdkReason: Int? {
     switch self {
     case .exceededLimit: 2
