@@ -1,0 +1,131 @@
+import SessionCore
+import SessionTransport
+
+/// The subscribers of one publisher's video, or of its share, with the layer each one gets.
+///
+/// Each subscriber has a *target* layer (what the router's selection wants) and a *selected*
+/// layer (what it is forwarded). The selected layer moves to the target only at a key frame of
+/// the target layer; until then the old layer keeps flowing, and packets of the target that
+/// are not key frames make the fan-out ask for a key frame, at most once per request interval
+/// per layer. Subscribers sit in an array in the order they subscribed (a removal moves the
+/// last one into the gap), so a packet walks memory in order and outputs come in a
+/// deterministic order. Owned by the ``MediaRouter`` that holds it.
+struct FanOut: Sendable {
+  /// One subscription.
+  struct Entry: Sendable {
+    /// Who receives.
+    var subscriber: UserID
+    /// The resolution asked for.
+    var resolution: MediaRouter.Resolution
+    /// The layer forwarded now, if any.
+    var selected: UInt8?
+    /// The layer the selection wants, if the publisher announced any.
+    var target: UInt8?
+    /// Counters per layer.
+    var counters: [StreamCounters]
+  }
+
+  /// How many layers the stream kind has: video's simulcast layers, or share's one.
+  let layerCount: Int
+  /// The subscriptions.
+  private(set) var entries: [Entry] = []
+  /// Each subscriber's place in ``entries``.
+  private var index: [UserID: Int] = [:]
+  /// When a key frame of each layer was last asked for, µs.
+  private var lastKeyFrameRequest: [Int64?]
+
+  /// An empty fan-out for a stream kind with `layerCount` layers.
+  init(layerCount: Int) {
+    self.layerCount = layerCount
+    lastKeyFrameRequest = Array(repeating: nil, count: layerCount)
+  }
+
+  /// Whether nobody subscribes.
+  var isEmpty: Bool { entries.isEmpty }
+
+  /// The entry of `subscriber`, if subscribed.
+  func entry(of subscriber: UserID) -> Entry? {
+    index[subscriber].map { entries[$0] }
+  }
+
+  /// Adds a subscription, or changes its resolution if it exists.
+  mutating func subscribe(_ subscriber: UserID, resolution: MediaRouter.Resolution) {
+    if let position = index[subscriber] {
+      entries[position].resolution = resolution
+      return
+    }
+    index[subscriber] = entries.count
+    entries.append(
+      Entry(
+        subscriber: subscriber, resolution: resolution, selected: nil, target: nil,
+        counters: Array(repeating: StreamCounters(), count: layerCount)))
+  }
+
+  /// Removes a subscription; returns whether there was one.
+  @discardableResult
+  mutating func unsubscribe(_ subscriber: UserID) -> Bool {
+    guard let position = index.removeValue(forKey: subscriber) else { return false }
+    let last = entries.count - 1
+    if position != last {
+      entries[position] = entries[last]
+      index[entries[position].subscriber] = position
+    }
+    entries.removeLast()
+    return true
+  }
+
+  /// Sets the layer the selection wants for `subscriber`.
+  mutating func setTarget(_ target: UInt8?, for subscriber: UserID) {
+    guard let position = index[subscriber] else { return }
+    entries[position].target = target
+  }
+
+  /// Forwards one packet of layer `packet.stream.layer` (in range) to the subscribers whose
+  /// selected layer it is, switching those waiting for it at a key frame.
+  ///
+  /// - Parameters:
+  ///   - packet: A packet of this fan-out's stream.
+  ///   - now: The router's time, µs.
+  ///   - requestInterval: The least time between two key-frame requests for one layer, µs.
+  ///   - outputs: Where forwards and key-frame requests go.
+  ///   - totals: The router's totals.
+  /// - Complexity: O(subscribers).
+  mutating func route(
+    _ packet: MediaPacket, now: Int64, requestInterval: Int64,
+    into outputs: inout [RouterOutput], totals: inout RouterTotals
+  ) {
+    let layer = packet.stream.layer
+    let slot = Int(layer)
+    var waiting = false
+    var forwarded: UInt64 = 0
+    for position in entries.indices {
+      if entries[position].target == layer, entries[position].selected != layer {
+        if packet.isKeyFrame {
+          entries[position].selected = layer
+        } else {
+          waiting = true
+        }
+      }
+      if entries[position].selected == layer {
+        entries[position].counters[slot].forwarded(packet.payloadBytes)
+        outputs.append(.forward(to: entries[position].subscriber, packet: packet))
+        forwarded &+= 1
+      } else {
+        entries[position].counters[slot].droppedBySelection &+= 1
+      }
+    }
+    totals.forwardedPackets &+= forwarded
+    totals.forwardedBytes &+= forwarded &* UInt64(packet.payloadBytes)
+    totals.droppedBySelection &+= UInt64(entries.count) &- forwarded
+    if waiting {
+      if let last = lastKeyFrameRequest[slot],
+        microseconds(from: last, to: now) < requestInterval, now >= last
+      {
+        return
+      }
+      lastKeyFrameRequest[slot] = now
+      totals.keyFrameRequests &+= 1
+      outputs.append(.requestKeyFrame(packet.stream))
+    }
+  }
+}

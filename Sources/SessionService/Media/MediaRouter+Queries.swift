@@ -1,0 +1,90 @@
+import SessionCore
+import SessionTransport
+
+/// One subscription as the router holds it.
+public struct SubscriptionState: Sendable, Hashable {
+  /// The resolution asked for.
+  public var resolution: MediaRouter.Resolution
+  /// The layer forwarded now; `nil` until the first key frame of the target layer.
+  public var selectedLayer: UInt8?
+  /// The layer the selection wants; `nil` while the publisher has announced none. It differs
+  /// from ``selectedLayer`` while a switch waits for a key frame.
+  public var targetLayer: UInt8?
+
+  /// Creates a subscription state.
+  public init(resolution: MediaRouter.Resolution, selectedLayer: UInt8?, targetLayer: UInt8?) {
+    self.resolution = resolution
+    self.selectedLayer = selectedLayer
+    self.targetLayer = targetLayer
+  }
+}
+
+extension MediaRouter {
+  /// A subscription, if it exists.
+  ///
+  /// - Parameters:
+  ///   - subscriber: Who receives.
+  ///   - publisher: Whose stream.
+  ///   - kind: `.video` or `.share`.
+  /// - Returns: Its resolution and layers, or `nil`.
+  public func subscription(
+    of subscriber: UserID, to publisher: UserID, kind: MediaKind
+  ) -> SubscriptionState? {
+    guard let entry = fanOuts[FanOutKey(publisher: publisher, kind: kind)]?.entry(of: subscriber)
+    else { return nil }
+    return SubscriptionState(
+      resolution: entry.resolution, selectedLayer: entry.selected, targetLayer: entry.target)
+  }
+
+  /// How many video subscriptions `subscriber` holds (0 for a non-member).
+  public func videoSubscriptionCount(of subscriber: UserID) -> Int {
+    memberIndex[subscriber].map { members[$0].videoSubscriptions.count } ?? 0
+  }
+
+  /// The publisher whose share `subscriber` subscribes to, if any.
+  public func shareSubscription(of subscriber: UserID) -> UserID? {
+    memberIndex[subscriber].flatMap { members[$0].shareSubscription?.publisher }
+  }
+
+  /// A member's downlink estimate, bits per second; `nil` for a non-member.
+  public func estimate(of subscriber: UserID) -> Double? {
+    memberIndex[subscriber].map { members[$0].estimate.bitrate }
+  }
+
+  /// What the router did with `stream` for `subscriber`.
+  ///
+  /// Video and share count while the subscription lasts (a new subscription starts from
+  /// zero); audio counts from the first packet of that talker the member received, while
+  /// both are members.
+  ///
+  /// - Parameters:
+  ///   - subscriber: Who receives.
+  ///   - stream: The stream.
+  /// - Returns: The counters, or `nil` when there is no such subscription or receipt.
+  public func counters(of subscriber: UserID, for stream: StreamID) -> StreamCounters? {
+    switch stream.kind {
+    case .video, .share:
+      guard
+        let entry = fanOuts[FanOutKey(publisher: stream.user, kind: stream.kind)]?
+          .entry(of: subscriber),
+        Int(stream.layer) < entry.counters.count
+      else { return nil }
+      return entry.counters[Int(stream.layer)]
+    case .audio:
+      guard stream.layer == 0, let receiver = memberIndex[subscriber],
+        let talker = memberIndex[stream.user],
+        let receipt = members[receiver].audioReceived[stream.user]
+      else { return nil }
+      var counters = receipt.counters
+      counters.droppedBySelection =
+        members[talker].audioRouted &- receipt.base &- counters.forwardedPackets
+      return counters
+    }
+  }
+
+  /// The talkers every member hears now (each member hears them minus themself, plus the
+  /// next loudest), loudest first.
+  public var loudestSpeakers: [UserID] {
+    Array(audio.ranked.prefix(configuration.loudestSpeakers))
+  }
+}

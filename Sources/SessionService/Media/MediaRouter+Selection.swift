@@ -1,0 +1,172 @@
+import SessionCore
+import SessionTransport
+
+extension MediaRouter {
+  // MARK: Announcements
+
+  /// Describes one of a publisher's streams: its bitrate and frame size, which the layer
+  /// selection of every subscriber weighs. Announcing again replaces the description.
+  ///
+  /// Audio needs no announcement (every member's audio stream exists); announcing it is
+  /// accepted and changes nothing.
+  ///
+  /// - Parameters:
+  ///   - stream: The stream; its user must be a member, a video layer below
+  ///     ``maxVideoLayers``, a share or audio layer 0.
+  ///   - bitrate: The layer's bitrate, bits per second, at least 0.
+  ///   - width: Its frame width.
+  ///   - height: Its frame height.
+  /// - Throws: ``MediaRouterError/unknownUser``, ``MediaRouterError/invalidLayer``,
+  ///   ``MediaRouterError/invalidBitrate``; nothing changes then.
+  /// - Complexity: O(subscribers of the stream × their subscriptions).
+  public mutating func announce(
+    stream: StreamID, bitrate: Int, width: UInt16, height: UInt16
+  ) throws(MediaRouterError) {
+    let position = try validate(stream)
+    guard bitrate >= 0 else { throw .invalidBitrate }
+    let layer = Layer(bitrate: bitrate, width: width, height: height)
+    switch stream.kind {
+    case .video: members[position].video[Int(stream.layer)] = layer
+    case .share: members[position].share = layer
+    case .audio: return
+    }
+    reselectSubscribers(of: FanOutKey(publisher: stream.user, kind: stream.kind))
+  }
+
+  /// Withdraws an announced stream (the publisher stopped sending it): its packets are refused
+  /// from now on and its subscribers move to the layers that remain at their next key frame.
+  ///
+  /// - Parameter stream: The stream, as for ``announce(stream:bitrate:width:height:)``.
+  /// - Throws: ``MediaRouterError/unknownUser``, ``MediaRouterError/invalidLayer``.
+  /// - Complexity: O(subscribers of the stream × their subscriptions).
+  public mutating func withdraw(stream: StreamID) throws(MediaRouterError) {
+    let position = try validate(stream)
+    switch stream.kind {
+    case .video: members[position].video[Int(stream.layer)] = nil
+    case .share: members[position].share = nil
+    case .audio: return
+    }
+    reselectSubscribers(of: FanOutKey(publisher: stream.user, kind: stream.kind))
+  }
+
+  /// The member's place for a stream's publisher, after checking the layer.
+  private func validate(_ stream: StreamID) throws(MediaRouterError) -> Int {
+    guard let position = memberIndex[stream.user] else { throw .unknownUser }
+    let layers = stream.kind == .video ? Self.maxVideoLayers : 1
+    guard Int(stream.layer) < layers else { throw .invalidLayer }
+    return position
+  }
+
+  private mutating func reselectSubscribers(of key: FanOutKey) {
+    guard let fanOut = fanOuts[key] else { return }
+    for entry in fanOut.entries { select(for: entry.subscriber) }
+  }
+
+  // MARK: Receiver reports
+
+  /// Feeds a subscriber's receiver report to its downlink estimate and reselects its layers.
+  ///
+  /// Under 2% loss the estimate grows 8% per second since the previous report; over 10% it is
+  /// cut by half the loss fraction, at most once per 300 ms; between, it holds (see
+  /// ``estimate(of:)``).
+  ///
+  /// - Parameters:
+  ///   - subscriber: The member reporting.
+  ///   - lossFraction: The fraction of its packets lost since its previous report, 0...1.
+  ///   - now: The report's time, µs; not before the subscriber's previous report.
+  /// - Throws: ``MediaRouterError/unknownUser``, ``MediaRouterError/invalidLossFraction`` (also
+  ///   for NaN), ``MediaRouterError/timeWentBackwards``; nothing changes then.
+  /// - Complexity: O(the subscriber's subscriptions).
+  public mutating func report(
+    subscriber: UserID, lossFraction: Double, now: Int64
+  ) throws(MediaRouterError) {
+    guard let position = memberIndex[subscriber] else { throw .unknownUser }
+    guard lossFraction >= 0, lossFraction <= 1 else { throw .invalidLossFraction }
+    if let last = members[position].estimate.lastReport, now < last {
+      throw .timeWentBackwards
+    }
+    let ceiling = min(
+      configuration.maximumEstimate,
+      max(
+        configuration.initialEstimate,
+        configuration.estimateHeadroom * members[position].desiredBitrate))
+    members[position].estimate.apply(
+      loss: lossFraction, now: now, ceiling: ceiling, floor: configuration.minimumEstimate,
+      flowing: flowingBitrate(of: position))
+    select(for: subscriber)
+  }
+
+  /// The bitrate of the layers a member is forwarded now.
+  private func flowingBitrate(of position: Int) -> Double {
+    let member = members[position]
+    var total = 0.0
+    func add(_ publisher: UserID, _ kind: MediaKind) {
+      guard let index = memberIndex[publisher],
+        let entry = fanOuts[FanOutKey(publisher: publisher, kind: kind)]?.entry(of: member.user)
+      else { return }
+      total += Self.bitrate(of: entry.selected, in: members[index].layers(of: kind))
+    }
+    if let share = member.shareSubscription { add(share.publisher, .share) }
+    for publisher in member.videoSubscriptions.keys { add(publisher, .video) }
+    return total
+  }
+
+  // MARK: Layer selection
+
+  /// Sets the target layer of each of `subscriber`'s subscriptions: the share first, from the
+  /// whole estimate; then each video subscription from an even part of what is left.
+  mutating func select(for subscriber: UserID) {
+    guard let position = memberIndex[subscriber] else { return }
+    let member = members[position]
+    var budget = member.estimate.bitrate
+    var desired = 0.0
+    if let share = member.shareSubscription, let publisher = memberIndex[share.publisher] {
+      let layers = members[publisher].layers(of: .share)
+      let target = Self.layer(in: layers, fitting: share.resolution, budget: budget)
+      let wanted = Self.layer(in: layers, fitting: share.resolution, budget: .infinity)
+      fanOuts[FanOutKey(publisher: share.publisher, kind: .share)]?.setTarget(
+        target, for: subscriber)
+      budget = max(0, budget - Self.bitrate(of: target, in: layers))
+      desired += Self.bitrate(of: wanted, in: layers)
+    }
+    var publishing = 0
+    for publisher in member.videoSubscriptions.keys {
+      guard let index = memberIndex[publisher] else { continue }
+      if members[index].video.contains(where: { $0 != nil }) { publishing += 1 }
+    }
+    let each = publishing == 0 ? budget : budget / Double(publishing)
+    for (publisher, resolution) in member.videoSubscriptions {
+      guard let index = memberIndex[publisher] else { continue }
+      let layers = members[index].video
+      let target = Self.layer(in: layers, fitting: resolution, budget: each)
+      let wanted = Self.layer(in: layers, fitting: resolution, budget: .infinity)
+      fanOuts[FanOutKey(publisher: publisher, kind: .video)]?.setTarget(target, for: subscriber)
+      desired += Self.bitrate(of: wanted, in: layers)
+    }
+    members[position].desiredBitrate = desired
+  }
+
+  /// The highest announced layer within `resolution` whose bitrate is at most `budget`, else
+  /// the lowest announced layer, else `nil`.
+  static func layer(
+    in layers: [Layer?], fitting resolution: MediaRouter.Resolution, budget: Double
+  ) -> UInt8? {
+    var best: UInt8?
+    var lowest: UInt8?
+    let maxLines = resolution.maxLines ?? .max
+    for (index, layer) in layers.enumerated() {
+      guard let layer else { continue }
+      if lowest == nil { lowest = UInt8(index) }
+      if layer.lines <= maxLines, Double(layer.bitrate) <= budget { best = UInt8(index) }
+    }
+    return best ?? lowest
+  }
+
+  /// The bitrate of a layer, 0 for none.
+  static func bitrate(of layer: UInt8?, in layers: [Layer?]) -> Double {
+    guard let layer, Int(layer) < layers.count, let announced = layers[Int(layer)] else {
+      return 0
+    }
+    return Double(announced.bitrate)
+  }
+}

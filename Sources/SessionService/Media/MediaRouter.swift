@@ -1,0 +1,260 @@
+import SessionCore
+import SessionTransport
+
+/// The SFU of one session, sans-IO: who subscribes to whom, which layer each subscriber gets,
+/// and where each media packet goes.
+///
+/// The service keeps one router per session and calls it: ``add(_:)`` and ``remove(_:)`` as
+/// members come and go, ``announce(stream:bitrate:width:height:)`` as publishers describe their
+/// streams, ``subscribe(_:to:kind:resolution:)`` and ``unsubscribe(_:from:kind:)`` for canvases,
+/// ``report(subscriber:lossFraction:now:)`` for receiver reports, and
+/// ``route(_:now:)`` for every media packet, performing the ``RouterOutput``s it returns. It
+/// owns no socket, timer or clock: time comes in as µs.
+///
+/// - Video and share go only to subscribers, one layer each: the highest layer that fits the
+///   requested resolution and the subscriber's share of its downlink estimate (the share first,
+///   then the rest split evenly among video subscriptions whose publisher has announced
+///   layers), else the lowest announced layer. Layers change only at a key frame.
+/// - Audio needs no subscription: each member gets the loudest ``Configuration/loudestSpeakers``
+///   talkers other than themself (``AudioRanking``).
+/// - Bad input (a non-member, an unannounced stream, a layer out of range, a loss that is not a
+///   fraction) is refused or counted in ``totals`` and changes nothing else.
+///
+/// > Important: A value type owned by the session's isolation domain (the service's); mutate it
+/// > from there only.
+public struct MediaRouter: Sendable {
+  /// Video layers a publisher may announce: `0..<maxVideoLayers`. Share and audio have layer 0.
+  public static let maxVideoLayers = 5
+
+  /// A publisher's announced layer.
+  struct Layer: Sendable, Hashable {
+    var bitrate: Int
+    var width: UInt16
+    var height: UInt16
+    /// The shorter side, which a resolution caps.
+    var lines: Int { Int(min(width, height)) }
+  }
+
+  /// A member's share subscription.
+  struct ShareSubscription: Sendable, Hashable {
+    var publisher: UserID
+    var resolution: MediaRouter.Resolution
+  }
+
+  /// Audio forwarded from one talker to one member, counted from the first packet forwarded.
+  struct AudioReceipt: Sendable, Hashable {
+    /// The talker's routed-packet count before that first packet.
+    var base: UInt64
+    var counters = StreamCounters()
+  }
+
+  /// One member: what it publishes, what it subscribes to, its downlink.
+  struct Member: Sendable {
+    var user: UserID
+    /// Announced video layers, by layer.
+    var video: [Layer?] = Array(repeating: nil, count: MediaRouter.maxVideoLayers)
+    /// The announced share layer.
+    var share: Layer?
+    /// Publishers whose video this member subscribes to, with the resolution asked for.
+    var videoSubscriptions: [UserID: MediaRouter.Resolution] = [:]
+    var shareSubscription: ShareSubscription?
+    var estimate: DownlinkEstimate
+    /// What the subscriptions could use with no downlink limit, bits per second.
+    var desiredBitrate: Double = 0
+    /// Audio packets of this member's routed so far.
+    var audioRouted: UInt64 = 0
+    /// Audio received from each talker.
+    var audioReceived: [UserID: AudioReceipt] = [:]
+
+    /// Whether `stream`, one of this member's, was announced; false for a layer out of range.
+    func hasAnnounced(_ stream: StreamID) -> Bool {
+      switch stream.kind {
+      case .video: Int(stream.layer) < video.count && video[Int(stream.layer)] != nil
+      case .share: stream.layer == 0 && share != nil
+      case .audio: stream.layer == 0
+      }
+    }
+
+    func layers(of kind: MediaKind) -> [Layer?] {
+      switch kind {
+      case .video: video
+      case .share: [share]
+      case .audio: []
+      }
+    }
+  }
+
+  /// The subscribers of one publisher's stream kind.
+  struct FanOutKey: Sendable, Hashable {
+    var publisher: UserID
+    var kind: MediaKind
+  }
+
+  /// The configuration, brought into range.
+  public let configuration: Configuration
+  /// Members in a deterministic order (a removal moves the last one into the gap).
+  var members: [Member] = []
+  /// Each member's place in ``members``.
+  var memberIndex: [UserID: Int] = [:]
+  /// Video and share subscribers per publisher.
+  var fanOuts: [FanOutKey: FanOut] = [:]
+  /// The loudest talkers.
+  var audio = AudioRanking()
+  /// Counts over the router's lifetime.
+  public internal(set) var totals = RouterTotals()
+
+  /// Creates an empty router.
+  ///
+  /// - Parameter configuration: Limits and controller bounds; values out of range are brought
+  ///   into range.
+  public init(configuration: Configuration = Configuration()) {
+    self.configuration = configuration.sanitized
+  }
+
+  // MARK: Members
+
+  /// Adds a member: from now on it receives audio, may publish and subscribe.
+  ///
+  /// - Parameter user: The member.
+  /// - Returns: Whether it was new (adding a member twice changes nothing).
+  /// - Complexity: O(1).
+  @discardableResult
+  public mutating func add(_ user: UserID) -> Bool {
+    guard memberIndex[user] == nil else { return false }
+    memberIndex[user] = members.count
+    members.append(
+      Member(user: user, estimate: DownlinkEstimate(bitrate: configuration.initialEstimate)))
+    return true
+  }
+
+  /// Removes a member as publisher and as subscriber: its subscriptions end, its subscribers
+  /// lose it (and get their estimate shared among what remains), its audio stops.
+  ///
+  /// - Parameter user: The member who left.
+  /// - Returns: Whether it was a member.
+  /// - Complexity: O(members), for the audio others received from it.
+  @discardableResult
+  public mutating func remove(_ user: UserID) -> Bool {
+    guard let position = memberIndex[user] else { return false }
+    let member = members[position]
+    for publisher in member.videoSubscriptions.keys {
+      dropSubscription(of: user, to: FanOutKey(publisher: publisher, kind: .video))
+    }
+    if let share = member.shareSubscription {
+      dropSubscription(of: user, to: FanOutKey(publisher: share.publisher, kind: .share))
+    }
+    var orphaned: [UserID] = []
+    for kind in [MediaKind.video, .share] {
+      guard let fanOut = fanOuts.removeValue(forKey: FanOutKey(publisher: user, kind: kind))
+      else { continue }
+      for entry in fanOut.entries {
+        guard let subscriber = memberIndex[entry.subscriber] else { continue }
+        if kind == .video {
+          members[subscriber].videoSubscriptions[user] = nil
+        } else {
+          members[subscriber].shareSubscription = nil
+        }
+        orphaned.append(entry.subscriber)
+      }
+    }
+    let last = members.count - 1
+    if position != last {
+      members[position] = members[last]
+      memberIndex[members[position].user] = position
+    }
+    members.removeLast()
+    memberIndex[user] = nil
+    for index in members.indices { members[index].audioReceived[user] = nil }
+    audio.remove(user, keep: configuration.loudestSpeakers + 1)
+    for subscriber in orphaned { select(for: subscriber) }
+    return true
+  }
+
+  /// Whether `user` is a member.
+  public func isMember(_ user: UserID) -> Bool { memberIndex[user] != nil }
+
+  /// How many members there are.
+  public var memberCount: Int { members.count }
+
+  // MARK: Subscriptions
+
+  /// Subscribes `subscriber` to `publisher`'s video or share; subscribing again changes only
+  /// the resolution.
+  ///
+  /// Refused, changing nothing, when the subscriber or publisher is not a member, they are the
+  /// same user, the kind is audio, a new video subscription would pass
+  /// ``Configuration/maxVideoSubscriptions``, or the subscriber already has another share.
+  /// The subscription starts at the next key frame of its layer (the router asks for one).
+  ///
+  /// - Parameters:
+  ///   - subscriber: Who receives.
+  ///   - publisher: Whose stream.
+  ///   - kind: `.video` or `.share`.
+  ///   - resolution: The most the subscriber wants to render.
+  /// - Returns: `.subscribed`, or the reason for the refusal.
+  /// - Complexity: O(the subscriber's subscriptions), for the new layer selection.
+  public mutating func subscribe(
+    _ subscriber: UserID, to publisher: UserID, kind: MediaKind, resolution: MediaRouter.Resolution
+  ) -> SubscribeResult {
+    guard let position = memberIndex[subscriber] else { return .failed(.unknownSubscriber) }
+    guard kind != .audio else { return .failed(.notSubscribable) }
+    guard subscriber != publisher else { return .failed(.ownStream) }
+    guard memberIndex[publisher] != nil else { return .failed(.unknownPublisher) }
+    let key = FanOutKey(publisher: publisher, kind: kind)
+    if kind == .video {
+      let member = members[position]
+      if member.videoSubscriptions[publisher] == nil,
+        member.videoSubscriptions.count >= configuration.maxVideoSubscriptions
+      {
+        return .failed(.exceededLimit)
+      }
+      members[position].videoSubscriptions[publisher] = resolution
+    } else {
+      if let existing = members[position].shareSubscription, existing.publisher != publisher {
+        return .failed(.oneShare)
+      }
+      members[position].shareSubscription = ShareSubscription(
+        publisher: publisher, resolution: resolution)
+    }
+    let layerCount = kind == .video ? Self.maxVideoLayers : 1
+    fanOuts[key, default: FanOut(layerCount: layerCount)].subscribe(
+      subscriber, resolution: resolution)
+    select(for: subscriber)
+    return .subscribed
+  }
+
+  /// Ends a subscription: no packet of it is forwarded after this call.
+  ///
+  /// - Parameters:
+  ///   - subscriber: Who received.
+  ///   - publisher: Whose stream.
+  ///   - kind: `.video` or `.share`.
+  /// - Returns: Whether there was such a subscription.
+  /// - Complexity: O(the subscriber's subscriptions).
+  @discardableResult
+  public mutating func unsubscribe(
+    _ subscriber: UserID, from publisher: UserID, kind: MediaKind
+  ) -> Bool {
+    guard let position = memberIndex[subscriber] else { return false }
+    switch kind {
+    case .video:
+      guard members[position].videoSubscriptions.removeValue(forKey: publisher) != nil else {
+        return false
+      }
+    case .share:
+      guard members[position].shareSubscription?.publisher == publisher else { return false }
+      members[position].shareSubscription = nil
+    case .audio:
+      return false
+    }
+    dropSubscription(of: subscriber, to: FanOutKey(publisher: publisher, kind: kind))
+    select(for: subscriber)
+    return true
+  }
+
+  /// Removes `subscriber` from a fan-out, and the fan-out once it is empty.
+  private mutating func dropSubscription(of subscriber: UserID, to key: FanOutKey) {
+    fanOuts[key]?.unsubscribe(subscriber)
+    if fanOuts[key]?.isEmpty == true { fanOuts[key] = nil }
+  }
+}

@@ -1,0 +1,11 @@
+import SessionCore
+import SessionTransport
+
+/// What the router asks its owner to do after a packet: the only way it acts.
+public enum RouterOutput: Sendable, Hashable {
+  /// Send `packet`, unchanged, to `subscriber`'s media channel.
+  case forward(to: UserID, packet: MediaPacket)
+  /// Ask the stream's publisher for a key frame of that layer: a subscriber waits for one to
+  /// switch to it.
+  case requestKeyFrame(StreamID)
+}
