@@ -53,6 +53,22 @@ struct FrameDecoder {
     headerValue = 0
   }
 
+  /// ``decode(_:emit:)``, and whether it changed ``bufferedByteCount``: one access to the
+  /// decoder for a read, where reading the count before and after would take two more (the
+  /// connection's decoder is a class property, each access checked for exclusivity).
+  ///
+  /// - Parameters:
+  ///   - bytes: The next bytes of the stream, as for ``decode(_:emit:)``.
+  ///   - emit: Receives each frame's payload, as for ``decode(_:emit:)``.
+  /// - Returns: Why decoding ended, and whether the assembly buffer's byte count changed.
+  mutating func decodeNotingBuffered(
+    _ bytes: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) -> Bool
+  ) -> (outcome: Outcome, bufferedChanged: Bool) {
+    let before = partial.count
+    let outcome = decode(bytes, emit: emit)
+    return (outcome, partial.count != before)
+  }
+
   /// Consumes `bytes`, calling `emit` once per complete frame, in order.
   ///
   /// - Parameters:

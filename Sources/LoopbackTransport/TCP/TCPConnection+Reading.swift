@@ -50,16 +50,16 @@ extension TCPConnection {
     // and each load retains the closure. The frames of one read go to the closure set when it
     // arrived.
     guard let onFrame else { return }
-    let buffered = decoder.bufferedByteCount
     // `onFrame` may send, pause or close, none of which touches `decoder`, so the decoder's
-    // exclusive access for the duration of the call is not violated.
-    let outcome = decoder.decode(bytes) { frame in
+    // exclusive access for the duration of the call is not violated. One access per read: the
+    // buffered count is compared inside it.
+    let (outcome, bufferedChanged) = decoder.decodeNotingBuffered(bytes) { frame in
       onFrame(frame)
       if case .active = state { return true }
       return false
     }
     if case .frameTooLarge = outcome { closeNow(.frameTooLarge) }
-    if decoder.bufferedByteCount != buffered, let onBufferedBytesChange {
+    if bufferedChanged, let onBufferedBytesChange {
       onBufferedBytesChange()
     }
   }

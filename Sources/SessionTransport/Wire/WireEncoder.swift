@@ -43,6 +43,34 @@ public enum WireEncoder {
     try appendFramed(message, to: &buffer, maxFrameSize: maxFrameSize)
   }
 
+  // MARK: Concrete entries for the package's hot paths
+
+  // The generic entries above are public and not inlinable, so a caller in another module runs
+  // their unspecialized body: the message's metadata and witness table are looked up and the
+  // encoding is reached through them on every call. The loopback server encodes each broadcast
+  // and the client link each command through these overloads instead, which the compiler
+  // specializes here (Swift prefers them to the generic entry wherever they are visible).
+
+  /// ``appendPayload(_:to:)`` for a server message, specialized.
+  package static func appendPayload(_ message: ServerMessage, to buffer: inout [UInt8]) {
+    appendBody(message, to: &buffer)
+  }
+
+  /// ``appendPayload(_:to:)`` for a server frame, specialized.
+  package static func appendPayload(_ frame: WireServerFrame, to buffer: inout [UInt8]) {
+    appendBody(frame, to: &buffer)
+  }
+
+  /// ``appendPayload(_:to:)`` for a client message, specialized.
+  package static func appendPayload(_ message: ClientMessage, to buffer: inout [UInt8]) {
+    appendBody(message, to: &buffer)
+  }
+
+  /// ``appendPayload(_:to:)`` for a client frame, specialized.
+  package static func appendPayload(_ frame: WireClientFrame, to buffer: inout [UInt8]) {
+    appendBody(frame, to: &buffer)
+  }
+
   // MARK: Shared
 
   /// Appends a frame header for a payload of `length` bytes: its length as 4 big-endian bytes.
