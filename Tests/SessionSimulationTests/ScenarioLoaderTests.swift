@@ -144,6 +144,9 @@ private let badFields: [BadField] = [
     scenario.actions[0].text = String(repeating: "t", count: 20_000)
     scenario.behaviours[0].chatPerMinute = 600
     scenario.behaviours[0].leavePerMinute = 0
+    // Each edge alone; the rates on one peer, so that together they stay within the bound on
+    // expected steps (ExpectedStepTests).
+    scenario.behaviours[0].peers = scenario.peers[0].name
     scenario.randomFaults[0].perMinute = 600
     scenario.swarm = SwarmSpec(
       loss: [1, 1], delayMilliseconds: [0, 60_000], serviceKillsPerMinute: [0, 600])
@@ -476,5 +479,30 @@ private let badFields: [BadField] = [
       .validated()
     #expect(ScenarioKeys.firstUnknownKey(in: ScenarioLoader.encode(scenario)) == nil)
     #expect(try ScenarioLoader.load(ScenarioLoader.encode(scenario)) == scenario)
+  }
+}
+
+/// A run draws every behaviour step and random fault when it starts, so a file cannot ask for
+/// more than memory holds: within the bound it loads, past it it is refused with the count.
+@Suite struct ExpectedStepTests {
+  private func scenario(peers: Int, rate: Double, duration: SimDuration) -> Scenario {
+    Scenario(
+      name: "steps", duration: duration, session: SessionSpec(name: "Room"),
+      peers: [PeerSpec(name: "p-{i}", count: peers)],
+      behaviours: [BehaviourSpec(peers: "p-*", videoTogglePerMinute: rate, chatPerMinute: rate)])
+  }
+
+  @Test func aBusyButBoundedScenarioLoads() throws {
+    // 1,000 peers × 2 × 60/min × 10 min = 1.2 M steps.
+    try ScenarioLoader.validate(scenario(peers: 1_000, rate: 60, duration: .seconds(600)))
+  }
+
+  @Test func aScenarioExpectingTooManyStepsIsRefused() throws {
+    // 5,000 peers × 2 × 600/min × 24 h would be 8.6 billion steps.
+    let error = try #require(throws: ScenarioError.self) {
+      try ScenarioLoader.validate(scenario(peers: 5_000, rate: 600, duration: .seconds(86_400)))
+    }
+    #expect(error.path == "behaviours")
+    #expect(error.reason.contains("at most 5000000"))
   }
 }

@@ -10,7 +10,6 @@ struct RunTrace {
   var keepsLines = false
   private(set) var lines: [String] = []
   private(set) var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-  private(set) var count = 0
 
   /// The digest as 16 hex digits.
   var digestText: String {
@@ -25,7 +24,6 @@ struct RunTrace {
   mutating func recordNetwork(_ line: String) { add(line) }
 
   private mutating func add(_ line: String) {
-    count += 1
     for byte in line.utf8 { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
     digest = (digest ^ 0x0a) &* 0x100_0000_01b3
     if keepsLines { lines.append(line) }

@@ -32,16 +32,12 @@ final class SimulatedPeer: @unchecked Sendable {
   var invariantProblems: [String] = []
   /// Callbacks seen, all incarnations.
   private(set) var callbackCount = 0
-  /// The newest chat message this peer sent, for `deleteChat`.
-  var lastSentChat: String?
   /// The peer's annotation helper, once it started annotating.
   var annotationHelper: AnnotationHelper?
   /// What the peer shares and renders into: a stand-in for a view.
   let screen = SimulatedScreen()
   /// Whether the peer's synthetic microphone hears speech.
   var isTalking = false
-  /// The callback lines for the trace, since the runner last took them.
-  var traceLines: [String] = []
   private let makeInstance: (SimulatedPeer) -> VideoSDK
 
   init(

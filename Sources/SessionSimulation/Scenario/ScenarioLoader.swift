@@ -19,6 +19,9 @@ public enum ScenarioLoader {
   public static let maxPeers = 5_000
   /// The longest scripted part.
   public static let maxDuration = SimDuration.seconds(24 * 3_600)
+  /// The most behaviour steps and random faults a run may expect: a run draws them all when it
+  /// starts, so rates × peers × duration must stay within memory.
+  public static let maxExpectedSteps = 5_000_000.0
 
   /// Reads and validates a scenario from JSON.
   ///
@@ -137,6 +140,9 @@ public enum ScenarioLoader {
         throw fail("\(path).text", "longer than 20,000 bytes")
       }
     }
+    // Behaviour steps and random faults are all drawn when a run starts: bound their number.
+    let minutes = Double(scenario.duration.milliseconds) / 60_000
+    var expectedSteps = 0.0
     for (index, behaviour) in scenario.behaviours.enumerated() {
       let path = "behaviours[\(index)]"
       try requireMatch(behaviour.peers, "\(path).peers")
@@ -148,6 +154,10 @@ public enum ScenarioLoader {
       for rate in rates.compactMap({ $0 }) where !(rate >= 0 && rate <= 600) {
         throw fail(path, "rates must be 0 to 600 per minute")
       }
+      let selected = names.count {
+        $0 == behaviour.peers || PeerPattern.matches(behaviour.peers, $0)
+      }
+      expectedSteps += rates.compactMap { $0 }.reduce(0, +) * Double(selected) * minutes
     }
     for (index, fault) in scenario.faults.enumerated() {
       let path = "faults[\(index)]"
@@ -173,6 +183,7 @@ public enum ScenarioLoader {
       guard process.perMinute >= 0, process.perMinute <= 600 else {
         throw fail("\(path).perMinute", "must be 0 to 600")
       }
+      expectedSteps += process.perMinute * minutes
       try validate(process.network, at: "\(path).network")
     }
     for (index, assertion) in scenario.expect.assertions.enumerated() {
@@ -201,6 +212,19 @@ public enum ScenarioLoader {
           throw fail("swarm.\(key)", "must be [low, high] within \(allowed)")
         }
       }
+    }
+    if let swarm = scenario.swarm {
+      let highs = [
+        swarm.partitionsPerMinute, swarm.holdsPerMinute, swarm.killsPerMinute,
+        swarm.pausesPerMinute, swarm.serviceKillsPerMinute,
+      ]
+      expectedSteps += highs.compactMap { $0?.last }.reduce(0, +) * minutes
+    }
+    guard expectedSteps <= maxExpectedSteps else {
+      throw fail(
+        "behaviours",
+        "rates × peers × duration expect \(Int(expectedSteps)) steps; at most "
+          + "\(Int(maxExpectedSteps)) (lower the rates, the peers or the duration)")
     }
   }
 
