@@ -60,7 +60,11 @@ final class HostTap: SessionHost, @unchecked Sendable {
   }
 
   func connectionClosed(_ connection: ConnectionID, now: Int64) {
-    record.withLock { $0.connections[connection]?.closed = true }
+    record.withLock { record in
+      if record.connections[connection] != nil {
+        record.connections[connection] = ConnectionRecord(closed: true)
+      }
+    }
     service.connectionClosed(connection, now: now)
   }
 
@@ -89,7 +93,10 @@ final class HostTap: SessionHost, @unchecked Sendable {
       else { return }
       for connection in group.connections { note(message, on: connection, in: &record) }
     case .close(let connection, _):
-      record.connections[connection]?.closed = true
+      // A closed connection owes nothing more: forget its messages.
+      if record.connections[connection] != nil {
+        record.connections[connection] = ConnectionRecord(closed: true)
+      }
     }
   }
 
@@ -100,6 +107,10 @@ final class HostTap: SessionHost, @unchecked Sendable {
     case .joined(let snapshot, _):
       guard let peer = record.pendingNames.removeValue(forKey: connection) else { return }
       record.peerOfUser[snapshot.myself] = peer
+      // Only the newest admitted connection of a peer is owed anything.
+      if let older = record.current[peer], older != connection {
+        record.connections[older] = nil
+      }
       record.connections[connection] = ConnectionRecord(peer: peer, admitted: true)
       record.current[peer] = connection
     case .events(let batch):
@@ -110,7 +121,9 @@ final class HostTap: SessionHost, @unchecked Sendable {
         }
       }
     case .left:
-      record.connections[connection]?.closed = true
+      if record.connections[connection] != nil {
+        record.connections[connection] = ConnectionRecord(closed: true)
+      }
     default:
       break
     }
