@@ -1,0 +1,39 @@
+/// Identifies one media endpoint (a peer's datagram address) to a ``MediaHost``.
+///
+/// The transport gives each address it hears from a number of its own; the host learns which
+/// member an endpoint belongs to from a ``MediaDatagram/bind(_:)`` datagram. A value.
+public struct MediaEndpointID: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The number.
+  public var rawValue: UInt64
+
+  /// Creates an id.
+  ///
+  /// - Parameter rawValue: The number.
+  public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+
+  /// A textual form for logs, for example `m7`.
+  public var description: String { "m\(rawValue)" }
+}
+
+/// What a media host asks its transport to do: send datagrams, best effort.
+public enum MediaHostOutput: Sendable, Hashable {
+  /// Send the datagram to one endpoint.
+  case send([UInt8], to: MediaEndpointID)
+  /// Send the same datagram to each endpoint, in order (a forwarded packet's subscribers).
+  case forward([UInt8], to: [MediaEndpointID])
+}
+
+/// The service's end of the media plane, sans-IO: datagrams in, datagrams out, time injected.
+///
+/// A transport feeds every datagram it receives into ``receiveDatagram(_:from:now:)``; the
+/// host answers through the closure given to ``attachMedia(output:)``. Bad datagrams
+/// (malformed, unbound, spoofed) are dropped and counted by the host; none of them stops it.
+///
+/// > Important: Confined to the same isolation domain as the ``SessionHost`` it belongs to. It
+/// > may call `output` from inside ``receiveDatagram(_:from:now:)``.
+public protocol MediaHost: AnyObject {
+  /// Where the host sends its datagrams; called once before any datagram arrives.
+  func attachMedia(output: @escaping (MediaHostOutput) -> Void)
+  /// A datagram arrived from `endpoint` at `now` (microseconds on the host's clock).
+  func receiveDatagram(_ bytes: [UInt8], from endpoint: MediaEndpointID, now: Int64)
+}

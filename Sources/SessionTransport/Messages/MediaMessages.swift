@@ -1,0 +1,40 @@
+import SessionCore
+
+/// A media-plane request on the signalling channel, from a member to the service
+/// (``ClientMessage/media(_:)``). Reliable and ordered, unlike the media itself.
+public enum MediaRequest: Sendable, Hashable, Codable {
+  /// Receive `publisher`'s video or share, at most `maxLines` lines on the shorter side
+  /// (0: no limit). Subscribing again changes only the limit.
+  case subscribe(publisher: UserID, kind: MediaKind, maxLines: UInt16)
+  /// Stop receiving it.
+  case unsubscribe(publisher: UserID, kind: MediaKind)
+  /// The member sends this stream of its own at about `bitrate` bits per second, in frames of
+  /// `width` × `height`.
+  case announce(StreamID, bitrate: UInt32, width: UInt16, height: UInt16)
+  /// The member stopped sending this stream.
+  case withdraw(StreamID)
+}
+
+/// Why the service refused a ``MediaRequest/subscribe(publisher:kind:maxLines:)``.
+public enum MediaRefusalReason: UInt8, Sendable, Hashable, Codable, CaseIterable {
+  /// Over the video subscription limit (25): the SDK's `HasSubscribeExceededLimit`.
+  case exceededLimit = 2
+  /// Another user's share is already subscribed: the SDK's `HasSubscribeOneShare`.
+  case oneShare = 4
+  /// The publisher is not in the session, is the subscriber, or the kind is audio.
+  case invalid = 100
+}
+
+/// A media-plane message on the signalling channel, from the service to one member
+/// (``ServerMessage/media(_:)``).
+public enum MediaNotice: Sendable, Hashable, Codable {
+  /// The member's media endpoint is bound: its datagrams are accepted from now on.
+  case bound
+  /// A subscription was refused; nothing changed.
+  case subscribeRefused(publisher: UserID, kind: MediaKind, reason: MediaRefusalReason)
+  /// Send a key frame of this stream of yours soon: a subscriber waits for one.
+  case keyFrameRequested(StreamID)
+  /// The service's estimate of the member's downlink, bits per second (sent when it moves by
+  /// more than a tenth): the `bandwidth` of the member's receive statistics.
+  case downlinkEstimate(UInt32)
+}
