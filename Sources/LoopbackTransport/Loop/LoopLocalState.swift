@@ -17,6 +17,8 @@ final class LoopLocalState {
   var lastPollTime: UInt64 = 0
   /// The inbox array not in use, kept to reuse its capacity.
   var spareBatch: [@Sendable () -> Void] = []
+  /// The media links' shared tickers, by interval in milliseconds.
+  var mediaTickers: [UInt64: MediaTicker] = [:]
   /// The buffer every connection on this loop reads into. libuv calls a stream's alloc callback,
   /// reads, and calls its read callback before serving any other stream, and the read callback
   /// copies what it needs out, so one buffer per loop is enough.

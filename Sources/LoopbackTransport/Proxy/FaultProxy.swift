@@ -64,6 +64,12 @@ public final class FaultProxy {
   /// The proxy's limits.
   public let configuration: FaultProxyConfiguration
 
+  /// The media half, when the proxy was given the server's media port: every per-peer call
+  /// here drives it too (``listen(peer:)``, delay, loss, partitions, heal, kill, shutdown);
+  /// jitter and bandwidth, which only media has, go through ``setJitter(_:peer:direction:)``
+  /// and ``setBandwidth(_:peer:direction:)`` or straight to it.
+  public let media: MediaFaultProxy?
+
   private var peersByName: [String: ProxyPeer] = [:]
   /// Whether ``shutdown()`` ran.
   public private(set) var isShutDown = false
@@ -76,11 +82,16 @@ public final class FaultProxy {
   ///   - seed: The only randomness (loss draws), split per peer and direction so that one
   ///     peer's draws do not depend on another's traffic.
   ///   - configuration: Limits: bytes held, retransmission caps, TCP limits.
-  /// - Throws: ``FaultProxyError/invalidUpstreamPort`` for port 0; `UVError` if the loop is
-  ///   shutting down.
+  ///   - mediaUpstreamPort: The server's media port (``LoopbackServer/mediaPort``), to proxy
+  ///     each peer's media too (``media``); `nil` (the default) for signalling only.
+  ///   - mediaConfiguration: The media half's limits.
+  /// - Throws: ``FaultProxyError/invalidUpstreamPort`` for port 0 (either); `UVError` if the
+  ///   loop is shutting down.
   public init(
     loop: EventLoop, upstreamPort: UInt16, seed: UInt64,
-    configuration: FaultProxyConfiguration = FaultProxyConfiguration()
+    configuration: FaultProxyConfiguration = FaultProxyConfiguration(),
+    mediaUpstreamPort: UInt16? = nil,
+    mediaConfiguration: MediaFaultProxyConfiguration = MediaFaultProxyConfiguration()
   ) throws {
     try loop.checkAcceptsNewHandles("FaultProxy")
     guard upstreamPort != 0 else { throw FaultProxyError.invalidUpstreamPort }
@@ -88,24 +99,30 @@ public final class FaultProxy {
     self.upstreamPort = upstreamPort
     self.seed = seed
     self.configuration = configuration
+    media = try mediaUpstreamPort.map {
+      try MediaFaultProxy(
+        loop: loop, upstreamPort: $0, seed: seed, configuration: mediaConfiguration)
+    }
   }
 
   // MARK: Peers
 
   /// Opens a listener for one named peer on 127.0.0.1 (a port the kernel picks); every
-  /// connection accepted there is that peer's and is forwarded to the upstream server.
+  /// connection accepted there is that peer's and is forwarded to the upstream server. With a
+  /// ``media`` half, the peer's media socket opens too (``mediaPort(of:)``).
   ///
   /// Listening for a peer that listens already returns its port and changes nothing.
   ///
   /// - Parameter peer: The peer's name, as later calls give it; not empty.
   /// - Returns: The listener's port (the peer's LoopbackLinkFactory uses it).
-  /// - Throws: ``FaultProxyError/emptyPeerName``, ``FaultProxyError/shutDown``, or `UVError`
-  ///   if the listener can't be bound.
+  /// - Throws: ``FaultProxyError/emptyPeerName``, ``FaultProxyError/shutDown``, `UVError` if
+  ///   the listener can't be bound, or a `UDPSocketError` if the media socket can't.
   public func listen(peer: String) throws -> UInt16 {
     loop.assertInEventLoop()
     guard !isShutDown else { throw FaultProxyError.shutDown }
     guard !peer.isEmpty else { throw FaultProxyError.emptyPeerName }
     if let known = peersByName[peer] { return known.port }
+    _ = try media?.listen(peer: peer)
     let record = ProxyPeer(name: peer, seed: seed)
     let (upstreamPort, configuration) = (self.upstreamPort, self.configuration)
     let listener = try TCPListener(loop: loop, configuration: configuration.tcp) { accepted in
@@ -126,6 +143,16 @@ public final class FaultProxy {
     return peersByName[peer]?.port
   }
 
+  /// The port of a peer's media socket (its LoopbackMediaLinkFactory sends there), or `nil`
+  /// if the proxy has no media half or doesn't listen for the peer.
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: The port, or `nil`.
+  public func mediaPort(of peer: String) -> UInt16? {
+    loop.assertInEventLoop()
+    return media?.port(of: peer)
+  }
+
   /// The peers the proxy listens for, sorted by name.
   public var peers: [String] {
     loop.assertInEventLoop()
@@ -144,7 +171,8 @@ public final class FaultProxy {
   // MARK: Faults
 
   /// Sets the added one-way delay of bytes the proxy forwards for `peer` (order kept: bytes
-  /// are held, then written in arrival order). Applies to chunks read from now on.
+  /// are held, then written in arrival order). Applies to chunks read from now on, and to the
+  /// peer's media datagrams alike.
   ///
   /// - Parameters:
   ///   - milliseconds: The delay; clamped to `0...FaultProxy.maximumDelay`.
@@ -153,11 +181,14 @@ public final class FaultProxy {
   /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
   @discardableResult
   public func setDelay(_ milliseconds: Int64, peer: String, direction: ProxyDirection) -> Bool {
-    update(peer) { $0.update(direction) { $0.delay = Self.clampDelay(milliseconds) } }
+    let done = update(peer) { $0.update(direction) { $0.delay = Self.clampDelay(milliseconds) } }
+    if done { media?.setDelay(milliseconds, peer: peer, direction: direction) }
+    return done
   }
 
   /// Sets loss as TCP shows it: each chunk forwarded is, with `probability`, held an extra
-  /// `retransmissionDelay` ms (doubling per consecutive loss, capped), never dropped.
+  /// `retransmissionDelay` ms (doubling per consecutive loss, capped), never dropped. The
+  /// peer's media datagrams are dropped with the same probability.
   ///
   /// - Parameters:
   ///   - probability: Per try; clamped to `0...1` (NaN is 0). 0 turns loss off.
@@ -173,18 +204,53 @@ public final class FaultProxy {
   ) -> Bool {
     let probability = probability.isNaN ? 0 : min(max(probability, 0), 1)
     let retransmission = Self.clampDelay(retransmissionDelay)
-    return update(peer) { faults in
+    let done = update(peer) { faults in
       faults.update(direction) { lane in
         lane.lossProbability = probability
         lane.retransmissionDelay = retransmission
       }
     }
+    if done { media?.setLoss(probability, peer: peer, direction: direction) }
+    return done
+  }
+
+  /// Sets the ± jitter of the peer's media datagrams (``MediaFaultProxy/setJitter(_:peer:direction:)``);
+  /// signalling keeps its fixed delay.
+  ///
+  /// - Parameters:
+  ///   - milliseconds: The jitter; clamped to `0...FaultProxy.maximumDelay`.
+  ///   - peer: The peer's name.
+  ///   - direction: Which way.
+  /// - Returns: `false`, changing nothing, without a media half, for a peer the proxy doesn't
+  ///   know, or once shut down.
+  @discardableResult
+  public func setJitter(_ milliseconds: Int64, peer: String, direction: ProxyDirection) -> Bool {
+    loop.assertInEventLoop()
+    return media?.setJitter(milliseconds, peer: peer, direction: direction) ?? false
+  }
+
+  /// Caps the bandwidth of the peer's media datagrams
+  /// (``MediaFaultProxy/setBandwidth(_:peer:direction:)``); signalling is not capped.
+  ///
+  /// - Parameters:
+  ///   - cap: The cap, or `nil` to lift it.
+  ///   - peer: The peer's name.
+  ///   - direction: Which way.
+  /// - Returns: `false`, changing nothing, without a media half, for a peer the proxy doesn't
+  ///   know, or once shut down.
+  @discardableResult
+  public func setBandwidth(_ cap: MediaBandwidthCap?, peer: String, direction: ProxyDirection)
+    -> Bool
+  {
+    loop.assertInEventLoop()
+    return media?.setBandwidth(cap, peer: peer, direction: direction) ?? false
   }
 
   /// Stops forwarding for the peers, one way or both: bytes are held, as a retransmitting TCP
   /// would, up to ``FaultProxyConfiguration/maxHeldBytes`` per connection and way; over the
-  /// bound the connection is reset. New connections of the peers are held too. Partitions add
-  /// up (`uplink`, then `downlink`, is both) until ``heal()``.
+  /// bound the connection is reset. New connections of the peers are held too; their media
+  /// datagrams are dropped. Partitions add up (`uplink`, then `downlink`, is both) until
+  /// ``heal()``.
   ///
   /// - Parameters:
   ///   - peers: The peers' names.
@@ -199,14 +265,16 @@ public final class FaultProxy {
     for record in records {
       record.faults.update(direction) { $0.isPartitioned = true }
     }
+    media?.partition(peers, direction: direction)
     return true
   }
 
   /// Ends every partition; the bytes held go on, in order (those whose delay has not run out
-  /// yet wait for it).
+  /// yet wait for it), and media flows again.
   public func heal() {
     loop.assertInEventLoop()
     guard !isShutDown else { return }
+    media?.heal()
     for record in peersByName.values {
       record.faults.update(.both) { $0.isPartitioned = false }
       for connection in record.connections {
@@ -217,8 +285,9 @@ public final class FaultProxy {
   }
 
   /// Kills the peer's connections abruptly, both sides, with no goodbye frame: each side is
-  /// reset (RST), and the bytes held for them are dropped. The peer's listener stays open and
-  /// its faults stay as they are.
+  /// reset (RST), and the bytes held for them are dropped; so are its media datagrams held,
+  /// and the media link's port is forgotten (``MediaFaultProxy/kill(peer:)``). The peer's
+  /// listener and media socket stay open and its faults stay as they are.
   ///
   /// - Parameter peer: The peer's name.
   /// - Returns: `false` if the proxy doesn't know `peer` or is shut down (nothing happened).
@@ -227,6 +296,7 @@ public final class FaultProxy {
     loop.assertInEventLoop()
     guard !isShutDown, let record = peersByName[peer] else { return false }
     for connection in record.connections { connection.kill() }
+    media?.kill(peer: peer)
     return true
   }
 
@@ -239,13 +309,21 @@ public final class FaultProxy {
     return peersByName.mapValues(\.currentStatistics)
   }
 
-  /// Closes every listener and connection at once (the bytes held are dropped); idempotent.
+  /// The media half's counters per peer (``MediaFaultProxy/statistics``); empty without one.
+  public var mediaStatistics: [String: MediaProxyPeerStatistics] {
+    loop.assertInEventLoop()
+    return media?.statistics ?? [:]
+  }
+
+  /// Closes every listener, connection and media socket at once (what is held is dropped);
+  /// idempotent.
   /// Afterwards ``listen(peer:)`` throws, the fault calls return `false`, and ``statistics``
   /// still answers.
   public func shutdown() {
     loop.assertInEventLoop()
     guard !isShutDown else { return }
     isShutDown = true
+    media?.shutdown()
     for record in peersByName.values {
       record.listener?.close()
       record.listener = nil

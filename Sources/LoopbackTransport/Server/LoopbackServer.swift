@@ -37,6 +37,13 @@ import Synchronization
 /// **Time.** The host's clock is a ``LoopWallClock`` (Unix milliseconds, advancing with the
 /// loop); ``SessionHost/tick(now:)`` runs every ``LoopbackServerConfiguration/tickInterval``.
 ///
+/// **Media.** When the host is also a `MediaHost` (or one is given), the server opens a UDP
+/// socket on 127.0.0.1 (``mediaPort``) beside the listener, on the same loop. Each source port
+/// it hears from is an endpoint (at most ``LoopbackServerConfiguration/maxMediaEndpoints``;
+/// the oldest never sent to goes first when full); every datagram, whatever it holds, reaches
+/// the media host with ``LoopbackMediaClock`` time, and its outputs go to the kernel at once or
+/// are dropped (counted in ``LoopbackServerStatistics/media``).
+///
 /// > Important: `Sendable`: ``port``, ``withHost(_:)``, ``executeWithHost(_:)`` and
 /// > ``shutdown()`` may be used from any thread; ``host`` only on the server's loop thread.
 /// > Call ``shutdown()`` before dropping the server, or its loop thread runs forever.
@@ -45,6 +52,9 @@ public final class LoopbackServer<Host: SessionHost & SendableMetatype>: Sendabl
   public let loop: EventLoop
   /// The port the server listens on (the kernel's pick when configured with port 0).
   public let port: UInt16
+  /// The UDP port of the media plane on 127.0.0.1 (the kernel's pick when configured with
+  /// port 0), or `nil` when the server has no media host.
+  public let mediaPort: UInt16?
   /// The configuration it was started with.
   public let configuration: LoopbackServerConfiguration
 
@@ -58,24 +68,31 @@ public final class LoopbackServer<Host: SessionHost & SendableMetatype>: Sendabl
   ///   - log: Receives the server's log records (every close with its reason), on the loop
   ///     thread.
   ///   - makeHost: Makes the host; runs once, on the server's loop thread.
-  /// - Throws: `UVError` if the loop can't start or the address can't be bound (for example
+  ///   - mediaHost: The host's media side, if it has one: by default the host itself when it
+  ///     is also a `MediaHost`. With one, the server opens its media plane, a UDP socket on
+  ///     127.0.0.1 (``mediaPort``); runs once, on the loop thread, right after `makeHost`.
+  /// - Throws: `UVError` if the loop can't start or an address can't be bound (for example
   ///   `EADDRINUSE`).
   /// > Important: Blocks until the server listens; don't call it on an event loop thread.
   public init(
     configuration: LoopbackServerConfiguration = LoopbackServerConfiguration(),
     log: @escaping LoopbackLogHandler = { _ in },
-    makeHost: @escaping @Sendable () -> Host
+    makeHost: @escaping @Sendable () -> Host,
+    mediaHost: @escaping @Sendable (Host) -> (any MediaHost)? = { $0 as? any MediaHost }
   ) throws {
     let loop = try EventLoop(name: "loopback-server")
     do {
-      let (core, port) = try loop.runBlocking {
+      let (core, port, mediaPort) = try loop.runBlocking {
+        let host = makeHost()
         let core = ServerCore(
-          loop: loop, configuration: configuration, host: makeHost(), log: log)
+          loop: loop, configuration: configuration, host: host, mediaHost: mediaHost(host),
+          log: log)
         try core.start()
-        return (LoopBound(core, loop: loop), core.port)
+        return (LoopBound(core, loop: loop), core.port, core.media?.port)
       }
       self.core = core
       self.port = port
+      self.mediaPort = mediaPort
     } catch {
       loop.shutdown()
       throw error
@@ -110,6 +127,11 @@ public final class LoopbackServer<Host: SessionHost & SendableMetatype>: Sendabl
   public func executeWithHost(_ body: @escaping @Sendable (Host) -> Void) -> Bool {
     let core = self.core
     return loop.execute { body(core.value.host) }
+  }
+
+  /// The source port the media plane knows an endpoint by, or `nil` (tests; loop thread).
+  func mediaPlanePort(of endpoint: MediaEndpointID) -> UInt16? {
+    core.value.media?.port(of: endpoint)
   }
 
   /// The server's counters: connections, frames, bytes and writes so far.

@@ -39,6 +39,16 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   /// written at the start of the next loop turn instead of the end of this one. Default
   /// `false`: every batch the host emits is its own frame (Decision 0007).
   public var coalescesEventBatches: Bool
+  /// The UDP port of the media plane on ``host``'s loopback address, when the server has a
+  /// media host; 0 (the default) lets the kernel pick, read from ``LoopbackServer/mediaPort``.
+  public var mediaPort: UInt16
+  /// The most media endpoints (source ports) the server tells apart at once; a new source
+  /// when the table is full evicts one (``LoopbackMediaStatistics/endpointsEvicted``).
+  /// Default 4,096; clamped to `1...65_536`.
+  public var maxMediaEndpoints: Int
+  /// The media socket's kernel buffers. Its send queue bound is unused: the media plane never
+  /// queues a datagram the kernel can't take at once, it drops it.
+  public var mediaSocket: UDPConfiguration
 
   /// Creates a configuration.
   ///
@@ -53,6 +63,9 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   ///   - tickInterval: Milliseconds between host ticks; at least 1.
   ///   - supportedVersions: Protocol versions accepted.
   ///   - coalescesEventBatches: Whether to merge a turn's event broadcasts per receiver list.
+  ///   - mediaPort: The media plane's UDP port; 0 for an ephemeral one.
+  ///   - maxMediaEndpoints: The bound on media endpoints told apart at once.
+  ///   - mediaSocket: The media socket's kernel buffers.
   public init(
     host: String = "127.0.0.1",
     port: UInt16 = 0,
@@ -63,7 +76,10 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
     drainTimeout: UInt64 = 1_000,
     tickInterval: UInt64 = 50,
     supportedVersions: ClosedRange<UInt16> = WireProtocol.supportedVersions,
-    coalescesEventBatches: Bool = false
+    coalescesEventBatches: Bool = false,
+    mediaPort: UInt16 = 0,
+    maxMediaEndpoints: Int = 4_096,
+    mediaSocket: UDPConfiguration = UDPConfiguration()
   ) {
     precondition(tickInterval > 0, "tickInterval must be positive")
     precondition(maxBufferedBytes > 0, "maxBufferedBytes must be positive")
@@ -77,5 +93,8 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
     self.tickInterval = tickInterval
     self.supportedVersions = supportedVersions
     self.coalescesEventBatches = coalescesEventBatches
+    self.mediaPort = mediaPort
+    self.maxMediaEndpoints = min(max(maxMediaEndpoints, 1), MediaEndpointTable.maximumCapacity)
+    self.mediaSocket = mediaSocket
   }
 }

@@ -18,6 +18,8 @@ public struct LoopbackServerStatistics: Sendable, Hashable {
   /// connections hold now; after every read at most
   /// ``LoopbackServerConfiguration/maxBufferedBytes``.
   public var bufferedFrameBytes: Int
+  /// The media plane's counters, or `nil` when the server has no media host.
+  public var media: LoopbackMediaStatistics?
 
   /// Creates statistics.
   ///
@@ -28,9 +30,10 @@ public struct LoopbackServerStatistics: Sendable, Hashable {
   ///   - payloadBytesSent: Their payload bytes.
   ///   - writes: `uv_write` calls since the start.
   ///   - bufferedFrameBytes: Bytes of unfinished frames held now.
+  ///   - media: The media plane's counters, if it has one.
   public init(
     connectionsAccepted: Int, connectionsOpen: Int, framesSent: Int, payloadBytesSent: Int,
-    writes: Int, bufferedFrameBytes: Int = 0
+    writes: Int, bufferedFrameBytes: Int = 0, media: LoopbackMediaStatistics? = nil
   ) {
     self.connectionsAccepted = connectionsAccepted
     self.connectionsOpen = connectionsOpen
@@ -38,5 +41,6 @@ public struct LoopbackServerStatistics: Sendable, Hashable {
     self.payloadBytesSent = payloadBytesSent
     self.writes = writes
     self.bufferedFrameBytes = bufferedFrameBytes
+    self.media = media
   }
 }

@@ -48,14 +48,19 @@ final class ServerCore<Host: SessionHost> {
   private var coalescingTimer: UVTimer?
   private var shutdownCompletions: [() -> Void] = []
 
+  /// The media plane, when the host has a media side.
+  private(set) var media: ServerMediaPlane?
+  private let mediaHost: (any MediaHost)?
+
   init(
     loop: EventLoop, configuration: LoopbackServerConfiguration, host: Host,
-    log: @escaping LoopbackLogHandler
+    mediaHost: (any MediaHost)? = nil, log: @escaping LoopbackLogHandler
   ) {
     loop.preconditionInEventLoop()
     self.loop = loop
     self.configuration = configuration
     self.host = host
+    self.mediaHost = mediaHost
     self.clock = LoopWallClock(loop: loop)
     self.log = log
     self.decoder = WireDecoder(maxFrameSize: configuration.tcp.maxFrameSize)
@@ -80,6 +85,18 @@ final class ServerCore<Host: SessionHost> {
     }
     self.listener = listener
     port = listener.localPort
+    if let mediaHost {
+      do throws(UDPSocketError) {
+        media = try ServerMediaPlane(loop: loop, host: mediaHost, configuration: configuration)
+      } catch {
+        listener.close()
+        self.listener = nil
+        switch error {
+        case .system(let underlying): throw underlying
+        default: throw UVError(.invalidArgument, operation: "media socket: \(error)")
+        }
+      }
+    }
     let ticker = try UVTimer(loop: loop)
     let interval = configuration.tickInterval
     ticker.schedule(afterMilliseconds: interval, repeatingEvery: interval) { [self] in tick() }
@@ -88,6 +105,9 @@ final class ServerCore<Host: SessionHost> {
     log(
       LoopbackLogRecord(
         level: .info, message: "listening on \(configuration.host):\(listener.localPort)"))
+    if let media {
+      log(LoopbackLogRecord(level: .info, message: "media on udp 127.0.0.1:\(media.port)"))
+    }
   }
 
   // MARK: Connections
@@ -372,7 +392,7 @@ final class ServerCore<Host: SessionHost> {
     return LoopbackServerStatistics(
       connectionsAccepted: acceptedCount, connectionsOpen: connections.count,
       framesSent: framesSent, payloadBytesSent: payloadBytesSent, writes: writes,
-      bufferedFrameBytes: bufferedBytes)
+      bufferedFrameBytes: bufferedBytes, media: media?.statistics)
   }
 
   // MARK: Shutdown
@@ -389,6 +409,7 @@ final class ServerCore<Host: SessionHost> {
     flushHeldEvents()
     listener?.close()
     listener = nil
+    media?.close()
     let now = loop.now
     for id in connections.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
       guard let connection = connections[id] else { continue }

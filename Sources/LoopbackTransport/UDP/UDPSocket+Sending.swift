@@ -68,6 +68,47 @@ extension UDPSocket {
     return enqueue(bytes)
   }
 
+  /// Sends one datagram from a lent buffer straight to the kernel (`uv_udp_try_send`), never
+  /// queueing: the media plane's hot path. When the kernel can't take it at once (its send
+  /// buffer is full) the datagram is dropped and counted in
+  /// ``UDPSocketStatistics/sendsDropped``, as a full network queue drops a packet; anything
+  /// else the kernel refuses counts in ``UDPSocketStatistics/sendErrors``. Bad input (too large,
+  /// port 0, a closed socket) is dropped and counted as a send error too, never thrown.
+  ///
+  /// Don't mix it with ``send(_:to:)`` on one socket while that one has datagrams queued:
+  /// libuv refuses to let a try-send overtake them, so these would all be dropped.
+  ///
+  /// - Parameters:
+  ///   - bytes: The payload, read before the call returns.
+  ///   - port: The receiving port on 127.0.0.1.
+  /// - Returns: Whether the kernel took the datagram.
+  @inline(__always)
+  @discardableResult
+  package func trySend(lent bytes: UnsafeRawBufferPointer, to port: UInt16) -> Bool {
+    guard case .open = state, bytes.count <= Self.maxDatagramSize, port != 0 else {
+      counters.sendErrors += 1
+      return false
+    }
+    destination.sin_port = port.bigEndian
+    var buffer = uv_buf_init(
+      UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
+      UInt32(bytes.count))
+    let status = withSocketAddress(destination) { address in
+      uv_udp_try_send(handle, &buffer, 1, address)
+    }
+    guard status >= 0 else {
+      if status == UV_EAGAIN.rawValue {
+        counters.sendsDropped += 1
+      } else {
+        counters.sendErrors += 1
+      }
+      return false
+    }
+    counters.datagramsSent += 1
+    counters.bytesSent += bytes.count
+    return true
+  }
+
   /// Payload bytes waiting in the send queue (each datagram counts at least one byte).
   ///
   /// > Important: Loop thread only.

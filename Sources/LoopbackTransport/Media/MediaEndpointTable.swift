@@ -1,0 +1,142 @@
+import SessionTransport
+
+/// The server's map between the ports media datagrams come from and the
+/// ``SessionTransport/MediaEndpointID``s its media host knows them by, bounded.
+///
+/// Every source port gets an endpoint the first time it is heard from, and keeps it while it
+/// stays in the table. An id is never given twice: its low 16 bits are the endpoint's slot (so
+/// finding a port to send to is an index, not a hash) and the bits above count every endpoint
+/// ever made. The table holds at most `capacity` endpoints: a new source when it is full evicts
+/// one, first the oldest the host never sent anything to (a flood of made-up sources, which the
+/// host drops unbound, evicts only its own kind), else the one heard from least recently.
+/// An evicted endpoint's id is stale: outputs naming it are dropped, and its port, if heard
+/// again, gets a new id (its member must bind again).
+///
+/// Lookups are O(1): a flat array of 65,536 slot numbers indexed by port (256 KiB, made with the
+/// table), and the slots themselves. Eviction is O(1) amortised while unaddressed endpoints
+/// remain, and a scan of the slots otherwise (only when every endpoint in a full table has
+/// been sent to: more members than the capacity).
+///
+/// > Important: A value owned by the server's media plane, on its loop.
+struct MediaEndpointTable {
+  /// One endpoint: its port, id, whether the host has sent to it, and when it was last heard.
+  struct Slot {
+    var port: UInt16 = 0
+    /// The id's raw value; 0 while the slot is free.
+    var id: UInt64 = 0
+    var isAddressed = false
+    var lastHeard: UInt64 = 0
+  }
+
+  /// The most endpoints the table holds.
+  let capacity: Int
+  /// The slot of each port, or -1.
+  private var slotOfPort: [Int32]
+  private(set) var slots: [Slot] = []
+  /// Endpoints never sent to, in the order they were made (some entries are stale: the slot
+  /// was sent to, or evicted, since; they are skipped when met). Read from `unaddressedHead`.
+  private var unaddressed: [(slot: Int32, id: UInt64)] = []
+  private var unaddressedHead = 0
+  /// Counts datagrams heard, as the table's clock for "least recently heard".
+  private var heard: UInt64 = 0
+  /// Endpoints made so far (the counter in the ids' high bits).
+  private(set) var made: UInt64 = 0
+  /// Endpoints evicted to make room so far.
+  private(set) var evicted = 0
+  /// Endpoints in the table now.
+  private(set) var count = 0
+
+  /// Entries of the queue of unaddressed endpoints, stale ones included (tests: it stays
+  /// bounded).
+  var unaddressedBacklog: Int { unaddressed.count }
+
+  /// The largest capacity: one endpoint per port.
+  static let maximumCapacity = 1 << 16
+
+  /// A table of at most `capacity` endpoints, clamped to `1...65_536`.
+  init(capacity: Int) {
+    self.capacity = min(max(capacity, 1), Self.maximumCapacity)
+    slotOfPort = Array(repeating: -1, count: Self.maximumCapacity)
+  }
+
+  /// The endpoint of a source port, made (evicting one if the table is full) on first hearing.
+  @inline(__always)
+  mutating func endpoint(forPort port: UInt16) -> MediaEndpointID {
+    heard &+= 1
+    let slot = Int(slotOfPort[Int(port)])
+    if slot >= 0 {
+      slots[slot].lastHeard = heard
+      return MediaEndpointID(slots[slot].id)
+    }
+    return makeEndpoint(port: port)
+  }
+
+  /// The port an endpoint stands for, marking it as sent to; `nil` for an id that is not (or
+  /// no longer) in the table.
+  @inline(__always)
+  mutating func port(sendingTo endpoint: MediaEndpointID) -> UInt16? {
+    let slot = Int(endpoint.rawValue & 0xFFFF)
+    guard slot < slots.count, slots[slot].id == endpoint.rawValue, endpoint.rawValue != 0 else {
+      return nil
+    }
+    slots[slot].isAddressed = true
+    return slots[slot].port
+  }
+
+  /// The port an endpoint stands for, without marking it.
+  func port(of endpoint: MediaEndpointID) -> UInt16? {
+    let slot = Int(endpoint.rawValue & 0xFFFF)
+    guard slot < slots.count, slots[slot].id == endpoint.rawValue, endpoint.rawValue != 0 else {
+      return nil
+    }
+    return slots[slot].port
+  }
+
+  @inline(never)
+  private mutating func makeEndpoint(port: UInt16) -> MediaEndpointID {
+    let slot: Int
+    if slots.count < capacity {
+      slot = slots.count
+      slots.append(Slot())
+    } else {
+      slot = evict()
+    }
+    made &+= 1
+    // `made` is at least 1, so no id is 0 (a free slot's mark).
+    let id = made << 16 | UInt64(slot)
+    slots[slot] = Slot(port: port, id: id, isAddressed: false, lastHeard: heard)
+    slotOfPort[Int(port)] = Int32(slot)
+    unaddressed.append((Int32(slot), id))
+    count += 1
+    return MediaEndpointID(id)
+  }
+
+  /// Frees a slot of a full table and returns it.
+  private mutating func evict() -> Int {
+    var victim = -1
+    while unaddressedHead < unaddressed.count {
+      let (slot, id) = unaddressed[unaddressedHead]
+      unaddressedHead += 1
+      if slots[Int(slot)].id == id, !slots[Int(slot)].isAddressed {
+        victim = Int(slot)
+        break
+      }
+    }
+    if unaddressedHead >= 1_024, unaddressedHead * 2 >= unaddressed.count {
+      unaddressed.removeFirst(unaddressedHead)
+      unaddressedHead = 0
+    }
+    if victim < 0 {
+      // Every endpoint was sent to: the one heard from least recently goes.
+      victim = 0
+      for index in slots.indices where slots[index].lastHeard < slots[victim].lastHeard {
+        victim = index
+      }
+    }
+    slotOfPort[Int(slots[victim].port)] = -1
+    slots[victim] = Slot()
+    evicted += 1
+    count -= 1
+    return victim
+  }
+}

@@ -1,0 +1,89 @@
+import SessionTransport
+
+/// The media half of a ``LoopbackServer``: a UDP socket on 127.0.0.1, the endpoint table, and
+/// the media host it feeds.
+///
+/// Each datagram is copied once out of the loop's read buffer (the host takes `[UInt8]`),
+/// stamped with ``LoopbackMediaClock``, and handed to the host with its source's endpoint. The
+/// host's outputs go straight to the kernel (`uv_udp_try_send`) from the bytes it gave: a
+/// forward to N endpoints is N try-sends of one buffer, and a send the kernel can't take at
+/// once is dropped and counted.
+///
+/// > Important: Loop-confined: made, used and dropped on the server's loop thread.
+final class ServerMediaPlane {
+  let socket: UDPSocket
+  let host: any MediaHost
+  // Unchecked exclusivity: loop-confined, and every access is one call that calls nothing out.
+  @exclusivity(unchecked) private var table: MediaEndpointTable
+  private var received = 0
+  private var unknownEndpoints = 0
+
+  /// Binds the socket and attaches the host.
+  ///
+  /// - Throws: What ``UDPSocket/init(loop:port:configuration:)`` throws.
+  init(loop: EventLoop, host: any MediaHost, configuration: LoopbackServerConfiguration)
+    throws(UDPSocketError)
+  {
+    socket = try UDPSocket(
+      loop: loop, port: configuration.mediaPort, configuration: configuration.mediaSocket)
+    self.host = host
+    table = MediaEndpointTable(capacity: configuration.maxMediaEndpoints)
+    // Strong on purpose, as the relay's: the loop keeps the socket, and through its handler
+    // the plane, alive until the socket closed (and dropped the handler).
+    socket.onDatagram = { [self] port, bytes in datagramArrived(bytes, from: port) }
+    host.attachMedia { [weak self] output in self?.perform(output) }
+  }
+
+  /// The bound port.
+  var port: UInt16 { socket.localPort }
+
+  /// Stops receiving and sending; the host's later outputs are dropped.
+  func close() {
+    socket.close()
+  }
+
+  @inline(__always)
+  private func datagramArrived(_ bytes: UnsafeRawBufferPointer, from port: UInt16) {
+    received &+= 1
+    let endpoint = table.endpoint(forPort: port)
+    host.receiveDatagram(Array(bytes), from: endpoint, now: LoopbackMediaClock.now())
+  }
+
+  private func perform(_ output: MediaHostOutput) {
+    switch output {
+    case .send(let bytes, let endpoint):
+      guard let port = table.port(sendingTo: endpoint) else {
+        unknownEndpoints += 1
+        return
+      }
+      bytes.withUnsafeBytes { _ = socket.trySend(lent: $0, to: port) }
+    case .forward(let bytes, let endpoints):
+      bytes.withUnsafeBytes { buffer in
+        for endpoint in endpoints {
+          guard let port = table.port(sendingTo: endpoint) else {
+            unknownEndpoints += 1
+            continue
+          }
+          socket.trySend(lent: buffer, to: port)
+        }
+      }
+    }
+  }
+
+  /// The counters so far.
+  var statistics: LoopbackMediaStatistics {
+    let socket = self.socket.statistics
+    return LoopbackMediaStatistics(
+      datagramsReceived: received, datagramsSent: socket.datagramsSent,
+      sendsDropped: socket.sendsDropped, sendErrors: socket.sendErrors,
+      sendsToUnknownEndpoints: unknownEndpoints, endpoints: table.count,
+      endpointsMade: Int(table.made), endpointsEvicted: table.evicted)
+  }
+
+  /// The port an endpoint stands for now (tests).
+  func port(of endpoint: MediaEndpointID) -> UInt16? { table.port(of: endpoint) }
+}
+
+/// Loop-confined.
+@available(*, unavailable)
+extension ServerMediaPlane: Sendable {}
