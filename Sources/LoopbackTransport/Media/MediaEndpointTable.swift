@@ -79,7 +79,8 @@ struct MediaEndpointTable {
     guard slot < slots.count, slots[slot].id == endpoint.rawValue, endpoint.rawValue != 0 else {
       return nil
     }
-    slots[slot].isAddressed = true
+    // Written once: a forward's every send only reads.
+    if !slots[slot].isAddressed { slots[slot].isAddressed = true }
     return slots[slot].port
   }
 
