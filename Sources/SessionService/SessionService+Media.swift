@@ -132,7 +132,7 @@ extension SessionService: MediaHost {
       mediaStatistics.bytesForwarded &+= count &* UInt64(buffer.count)
       mediaOutput(.forward(bytes ?? [UInt8](buffer), to: routed.endpoints))
     }
-    if !session.media.keyFrameRequests.isEmpty {
+    if routed.wantsKeyFrames {
       for stream in session.media.keyFrameRequests {
         guard let connection = session.members[stream.user]?.connection else { continue }
         mediaStatistics.keyFrameRequests &+= 1
@@ -166,8 +166,9 @@ extension SessionService: MediaHost {
     {
       return
     }
-    session.media.noteEstimateSent(estimate, to: user)
+    // A member waiting for a resume hears it after its next report.
     guard let connection = session.members[user]?.connection else { return }
+    session.media.noteEstimateSent(estimate, to: user)
     mediaStatistics.estimateNotices &+= 1
     send(.media(.downlinkEstimate(Self.bitsPerSecond(estimate))), to: connection)
   }

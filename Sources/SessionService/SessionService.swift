@@ -1,7 +1,8 @@
 import SessionCore
 import SessionTransport
 
-/// The authoritative session service: admission, rules, ordering. Sans-IO.
+/// The authoritative session service: admission, rules, ordering, and the media plane (it is
+/// also the ``MediaHost`` of its sessions: `SessionService+Media.swift`). Sans-IO.
 ///
 /// Messages come in through ``receive(_:from:now:)``, connections open and close through
 /// ``connectionOpened(_:now:)`` and ``connectionClosed(_:now:)``, and time moves only through the
@@ -49,7 +50,8 @@ public final class SessionService: SessionHost {
   /// The member each current resume token belongs to, for binds (user ids repeat across
   /// sessions; tokens do not).
   var mediaTokens: [UInt64: MediaBinding] = [:]
-  /// What the media plane did.
+  /// What the media plane did: datagrams received, packets forwarded, drops by reason (see
+  /// ``MediaPlaneStatistics``).
   public internal(set) var mediaStatistics = MediaPlaneStatistics()
   var nextJoinOrder: UInt64 = 0
   var nextSessionNumber: UInt64 = 0

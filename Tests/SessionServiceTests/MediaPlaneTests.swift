@@ -565,6 +565,25 @@ import Testing
     #expect(world.statistics.estimateNotices == 2)
   }
 
+  @Test func aMemberWaitingForAResumeHearsItsEstimateAfterItsNextReport() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    let report = ReceiverReport(
+      subscriber: bob.user, stream: StreamID(user: ada.user, kind: .audio), highestSequence: 0,
+      packetsReceived: 10, packetsLost: 0, jitter: 0, lastSendTime: 0)
+    world.harness.close(bob.connection)
+    world.receive(.report(report), from: bob)
+    #expect(world.statistics.reportsApplied == 1)
+    #expect(world.statistics.estimateNotices == 0)
+    let resumed = world.harness.resume(bob.connection)
+    let mark = world.harness.mark
+    world.mediaNow += 500_000
+    world.receive(.report(report), from: bob)
+    let bobAgain = MediaWorld.Peer(connection: resumed, user: bob.user, endpoint: bob.endpoint)
+    #expect(world.notices(to: bobAgain, since: mark) == [.downlinkEstimate(4_000_000)])
+  }
+
   @Test func reportsFromTheWrongEndpointOrBackInTimeAreDropped() throws {
     let world = MediaWorld()
     let ada = try world.join("Ada")

@@ -42,6 +42,8 @@ struct SessionMedia {
     var endpoints: [MediaEndpointID]
     /// Whether the router refused the packet (a stream not announced).
     var refused: Bool
+    /// Whether the router asked for key frames (in ``SessionMedia/keyFrameRequests``).
+    var wantsKeyFrames = false
   }
 
   var router: MediaRouter
@@ -127,18 +129,19 @@ struct SessionMedia {
     let refused =
       router.totals.rejectedUnknownStream &+ router.totals.rejectedUnknownPublisher
       != refusedBefore
-    var endpoints: [MediaEndpointID] = []
-    guard !scratch.isEmpty else { return Routed(endpoints: endpoints, refused: refused) }
-    endpoints.reserveCapacity(scratch.count)
+    var routed = Routed(endpoints: [], refused: refused)
+    guard !scratch.isEmpty else { return routed }
+    routed.endpoints.reserveCapacity(scratch.count)
     for output in scratch {
       switch output {
       case .forward(let subscriber, _):
-        if let endpoint = members[subscriber]?.endpoint { endpoints.append(endpoint) }
+        if let endpoint = members[subscriber]?.endpoint { routed.endpoints.append(endpoint) }
       case .requestKeyFrame(let stream):
         keyFrameRequests.append(stream)
+        routed.wantsKeyFrames = true
       }
     }
-    return Routed(endpoints: endpoints, refused: refused)
+    return routed
   }
 }
 
