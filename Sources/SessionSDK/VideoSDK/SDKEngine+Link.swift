@@ -191,6 +191,9 @@ extension SDKEngine {
 
     case .heartbeat:
       break
+
+    case .media:
+      break  // Media notices: the SDK's media plane handles them.
     }
   }
 
