@@ -109,6 +109,8 @@ public final class SessionService: SessionHost {
         return
       }
       run(command, id: id, by: user, in: session, connection: connection, now: now)
+    case .media:
+      break  // The media plane comes with the service's MediaHost conformance.
     }
   }
 

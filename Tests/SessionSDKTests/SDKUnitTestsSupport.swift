@@ -159,7 +159,7 @@ final class MiniService: SessionLinkFactory {
         return
       }
       run(command, by: user, on: link)
-    case .resume, .heartbeat:
+    case .resume, .heartbeat, .media:
       break
     }
   }

@@ -535,8 +535,9 @@ private func startFlowing(
     let before = router.subscription(of: bob, to: ada, kind: .video)
     let estimate = router.estimate(of: bob)
 
-    // Layers out of range, for every kind.
-    for layer in [UInt8(5), 200, .max] {
+    // Layers out of range, for every kind: video has layers 0–2 (the wire's).
+    #expect(MediaRouter.maxVideoLayers == Int(StreamID.maxLayers))
+    for layer in [UInt8(3), 4, 200, .max] {
       #expect(throws: MediaRouterError.invalidLayer) {
         try router.announce(
           stream: StreamID(user: ada, kind: .video, layer: layer), bitrate: 1, width: 1, height: 1)
@@ -586,7 +587,7 @@ private func startFlowing(
     #expect(router.subscription(of: bob, to: ada, kind: .video) == before)
     #expect(router.estimate(of: bob) == estimate)
     #expect(router.totals.rejectedUnknownPublisher == 1)
-    #expect(router.totals.rejectedUnknownStream == 5)
+    #expect(router.totals.rejectedUnknownStream == 6)
     #expect(router.counters(of: bob, for: StreamID(user: ada, kind: .video, layer: 200)) == nil)
     #expect(router.counters(of: bob, for: StreamID(user: ada, kind: .audio, layer: 7)) == nil)
   }
@@ -594,11 +595,11 @@ private func startFlowing(
   @Test func extremeTimesAndNumbersDoNotTrap() throws {
     var router = makeRouter()
     try router.announce(
-      stream: StreamID(user: ada, kind: .video, layer: 4), bitrate: .max, width: .max,
+      stream: StreamID(user: ada, kind: .video, layer: 2), bitrate: .max, width: .max,
       height: .max)
     try startFlowing(&router, bob, to: ada, now: .min)
     for now in [Int64.min, -1, 0, .max, .min, .max] {
-      _ = router.route(video(ada, layer: 4), now: now)
+      _ = router.route(video(ada, layer: 2), now: now)
       _ = router.route(audio(ada, level: .max), now: now)
       _ = router.route(audio(bob, level: 0), now: now)
     }

@@ -216,6 +216,9 @@ extension SDKEngine {
 
     case .heartbeat:
       break
+
+    case .media:
+      break  // Media notices: the SDK's media plane handles them.
     }
   }
 
