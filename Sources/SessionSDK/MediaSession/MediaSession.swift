@@ -193,6 +193,11 @@ struct MediaSession: Sendable {
     return true
   }
 
+  /// The publishers of the subscriptions wanted, in user order.
+  var subscribedUsers: [UserID] {
+    Array(Set(wanted.keys.map(\.user))).sorted()
+  }
+
   /// Forgets a user who left: their streams and subscriptions (the service drops those too).
   mutating func forget(_ user: UserID) {
     for kind in MediaKind.all {

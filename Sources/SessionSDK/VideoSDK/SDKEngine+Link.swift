@@ -164,9 +164,10 @@ extension SDKEngine {
         ignore("joined while \(before)")
       case .join:
         currentSession?.myselfID = snapshot.myself
+        // Before the join's callbacks, which may subscribe canvases.
+        startMedia(me: snapshot.myself, token: token)
         if apply(.sessionJoined(snapshot)) {
           serviceSequence = snapshot.sequence
-          startMedia(me: snapshot.myself, token: token)
         } else {
           end(lifecycle.joinSnapshotRejected())
         }
@@ -178,10 +179,8 @@ extension SDKEngine {
             "resumed at sequence \(snapshot.sequence) (had \(serviceSequence)), attempt \(resumed)")
         }
         currentSession?.myselfID = snapshot.myself
-        if apply(.sessionJoined(snapshot)) {
-          serviceSequence = snapshot.sequence
-          mediaResynced(token: token)
-        }
+        mediaResynced(token: token, snapshot: snapshot)
+        if apply(.sessionJoined(snapshot)) { serviceSequence = snapshot.sequence }
       }
 
     case .joinRefused(let error):
@@ -217,8 +216,8 @@ extension SDKEngine {
     case .heartbeat:
       break
 
-    case .media:
-      break  // Media notices: the SDK's media plane handles them.
+    case .media(let notice):
+      handleMediaNotice(notice)
     }
   }
 

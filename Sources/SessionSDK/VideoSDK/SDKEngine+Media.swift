@@ -35,14 +35,20 @@ extension SDKEngine {
     link.close()
   }
 
-  /// A resync after a resume: bind with the new token, and send all signalling again on the new
-  /// link.
-  func mediaResynced(token: UInt64) {
-    guard media != nil else { return }
-    if media?.token != token {
+  /// A resync (after a resume): bind with the new token, forget the streams of users gone
+  /// meanwhile, and send all signalling again on the new link. Runs before the snapshot
+  /// applies, so that subscriptions its callbacks make go out after it.
+  func mediaResynced(token: UInt64, snapshot: SessionSnapshot) {
+    guard let current = media?.token else { return }
+    if current != token {
       media?.rebind(token: token)
     } else {
       media?.resendSignalling()
+    }
+    let present = Set(snapshot.participants.map(\.id))
+    for user in media?.subscribedUsers ?? [] where !present.contains(user) {
+      media?.forget(user)
+      subscriptions.removeAll(of: user)
     }
     flushMediaSignalling()
   }
@@ -102,7 +108,7 @@ extension SDKEngine {
   func perform(_ out: inout MediaOutput) {
     if let mediaLink {
       for datagram in out.datagrams {
-        if let bytes = encode(datagram) { mediaLink.send(bytes) }
+        mediaLink.send(encode(datagram))
       }
     }
     for request in out.requests { sendMediaRequest(request) }
