@@ -16,21 +16,24 @@ public struct Expectations: Sendable, Hashable, Codable {
   public var delivery: Bool
   /// Checks at times.
   public var assertions: [AssertionSpec]
+  /// What the media must show at the end (`expect.media`), if anything.
+  public var media: MediaExpectations?
 
   /// Makes expectations.
   public init(
     invariants: Bool = true, convergence: Bool = true, liveness: SimDuration = .seconds(20),
-    delivery: Bool = true, assertions: [AssertionSpec] = []
+    delivery: Bool = true, assertions: [AssertionSpec] = [], media: MediaExpectations? = nil
   ) {
     self.invariants = invariants
     self.convergence = convergence
     self.liveness = liveness
     self.delivery = delivery
     self.assertions = assertions
+    self.media = media
   }
 
   private enum CodingKeys: String, CodingKey {
-    case invariants, convergence, liveness, delivery, assertions
+    case invariants, convergence, liveness, delivery, assertions, media
   }
 
   /// Decodes the value from a scenario file.
@@ -44,6 +47,7 @@ public struct Expectations: Sendable, Hashable, Codable {
     liveness = try container.decodeIfPresent(SimDuration.self, forKey: .liveness) ?? .seconds(20)
     delivery = try container.decodeIfPresent(Bool.self, forKey: .delivery) ?? true
     assertions = try container.decodeIfPresent([AssertionSpec].self, forKey: .assertions) ?? []
+    media = try container.decodeIfPresent(MediaExpectations.self, forKey: .media)
   }
 }
 

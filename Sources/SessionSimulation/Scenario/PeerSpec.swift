@@ -40,13 +40,16 @@ public struct PeerSpec: Sendable, Hashable, Codable {
   public var network: NetworkSpec?
   /// How far the peers' clocks run ahead (negative: behind) of the network's.
   public var clockSkewMilliseconds: Int64?
+  /// The peer's synthetic media, if the run has a media plane (see ``PeerMediaSpec``).
+  public var media: PeerMediaSpec?
 
   /// Makes a peer spec.
   public init(
     name: String, count: Int = 1, role: Role = .participant,
     join: SimDurationRange? = .exactly(.zero),
     video: Bool = false, audio: Bool = true, muted: Bool = true, token: TokenSpec = .valid,
-    password: String? = nil, network: NetworkSpec? = nil, clockSkewMilliseconds: Int64? = nil
+    password: String? = nil, network: NetworkSpec? = nil, clockSkewMilliseconds: Int64? = nil,
+    media: PeerMediaSpec? = nil
   ) {
     self.name = name
     self.count = count
@@ -59,10 +62,11 @@ public struct PeerSpec: Sendable, Hashable, Codable {
     self.password = password
     self.network = network
     self.clockSkewMilliseconds = clockSkewMilliseconds
+    self.media = media
   }
 
   private enum CodingKeys: String, CodingKey {
-    case name, count, role, join, video, audio, muted, token, password, network
+    case name, count, role, join, video, audio, muted, token, password, network, media
     case clockSkewMilliseconds = "clockSkewMs"
   }
 
@@ -86,6 +90,7 @@ public struct PeerSpec: Sendable, Hashable, Codable {
     network = try container.decodeIfPresent(NetworkSpec.self, forKey: .network)
     clockSkewMilliseconds = try container.decodeIfPresent(
       Int64.self, forKey: .clockSkewMilliseconds)
+    media = try container.decodeIfPresent(PeerMediaSpec.self, forKey: .media)
   }
 
   /// Encodes the value as a scenario file says it.
@@ -110,6 +115,7 @@ public struct PeerSpec: Sendable, Hashable, Codable {
     try container.encodeIfPresent(password, forKey: .password)
     try container.encodeIfPresent(network, forKey: .network)
     try container.encodeIfPresent(clockSkewMilliseconds, forKey: .clockSkewMilliseconds)
+    try container.encodeIfPresent(media, forKey: .media)
   }
 
   /// The names this entry stands for, in order.

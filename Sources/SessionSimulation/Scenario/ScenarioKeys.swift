@@ -28,8 +28,11 @@ enum ScenarioKeys {
   static let peer = Shape.object(
     [
       "name", "count", "role", "join", "video", "audio", "muted", "token", "password", "network",
-      "clockSkewMs",
-    ], ["join": range, "network": network])
+      "clockSkewMs", "media",
+    ], ["join": range, "network": network, "media": media])
+  static let media = Shape.object(
+    ["send", "frameRate", "subscribe"],
+    ["subscribe": .object(["video", "maxVideo", "resolution", "share"], [:])])
   static let action = Shape.object(["at", "peer", "do", "target", "text", "value"], [:])
   static let behaviour = Shape.object(
     [
@@ -65,8 +68,11 @@ enum ScenarioKeys {
       "behaviours": .array(behaviour), "faults": .array(fault),
       "randomFaults": .array(randomFault), "swarm": swarm,
       "expect": .object(
-        ["invariants", "convergence", "liveness", "delivery", "assertions"],
-        ["assertions": .array(assertion)]),
+        ["invariants", "convergence", "liveness", "delivery", "assertions", "media"],
+        [
+          "assertions": .array(assertion),
+          "media": .object(["tracks", "maxLossPercent", "maxP99DelayMs"], [:]),
+        ]),
     ])
 
   /// The first key `data` uses that its object does not allow.

@@ -96,6 +96,14 @@ public enum ScenarioLoader {
     guard scenario.expect.liveness <= maxDuration else {
       throw fail("expect.liveness", "must be at most 24h")
     }
+    if let media = scenario.expect.media {
+      if let loss = media.maxLossPercent, !(0...100).contains(loss) {
+        throw fail("expect.media.maxLossPercent", "must be 0 to 100")
+      }
+      if let delay = media.maxP99DelayMs, !(0...3_600_000).contains(delay) {
+        throw fail("expect.media.maxP99DelayMs", "must be 0 to 3,600,000")
+      }
+    }
     guard !scenario.session.name.isEmpty, scenario.session.name.count <= 150 else {
       throw fail("session.name", "must be 1 to 150 characters")
     }
@@ -121,6 +129,7 @@ public enum ScenarioLoader {
         }
       }
       try validate(peer.network, at: "\(path).network")
+      try validate(peer.media, at: "\(path).media")
     }
     guard total >= 1 else { throw fail("peers", "a scenario needs at least one peer") }
     try validate(scenario.network, at: "network")
@@ -225,6 +234,25 @@ public enum ScenarioLoader {
         "behaviours",
         "rates × peers × duration expect \(Int(expectedSteps)) steps; at most "
           + "\(Int(maxExpectedSteps)) (lower the rates, the peers or the duration)")
+    }
+  }
+
+  private static func validate(_ media: PeerMediaSpec?, at path: String) throws {
+    guard let media else { return }
+    guard (1...60).contains(media.frameRate) else {
+      throw ScenarioError(path: "\(path).frameRate", reason: "must be 1 to 60")
+    }
+    guard media.send != .auto else {
+      throw ScenarioError(path: "\(path).send", reason: "must be 90p, 180p, 360p or 720p")
+    }
+    guard (0...100).contains(media.subscribe.maxVideo) else {
+      throw ScenarioError(path: "\(path).subscribe.maxVideo", reason: "must be 0 to 100")
+    }
+    for (index, pattern) in media.subscribe.video.enumerated()
+    where pattern.isEmpty || pattern.dropLast().contains("*") {
+      throw ScenarioError(
+        path: "\(path).subscribe.video[\(index)]",
+        reason: "'\(pattern)' must be a name or a prefix ending in '*'")
     }
   }
 
