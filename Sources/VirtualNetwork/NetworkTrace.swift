@@ -202,6 +202,7 @@ extension ClientMessage {
     case .command(let id, let command): "command #\(id) \(command.name)"
     case .resume: "resume"
     case .heartbeat: "heartbeat"
+    case .media: "media"
     }
   }
 }
@@ -218,6 +219,7 @@ extension ServerMessage {
     case .commandFailed(let id, let error): "commandFailed #\(id) \(error.sdkName)"
     case .left(let reason): "left \(reason)"
     case .heartbeat: "heartbeat"
+    case .media: "media"
     }
   }
 }

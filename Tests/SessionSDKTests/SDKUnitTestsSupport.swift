@@ -114,6 +114,9 @@ final class MiniService: SessionLinkFactory {
   private(set) var sequence: UInt64 = 0
   private var nextUser: UInt32 = 0
   private var nextMessage = 0
+  /// The `reportTalking` and `reportNetworkQuality` commands each member sent.
+  var talkingReports: [UserID: [Bool]] = [:]
+  var qualityReports: [UserID: [NetworkQuality]] = [:]
   /// Commands (by name) to refuse, with the error.
   var refusals: [String: VideoSDKError] = [:]
   /// A password the session requires, if any.
@@ -159,9 +162,46 @@ final class MiniService: SessionLinkFactory {
         return
       }
       run(command, by: user, on: link)
-    case .resume, .heartbeat:
+    case .media(let request):
+      guard let user = user(of: link) else { return }
+      mediaRequests[user, default: []].append(request)
+    case .resume(let request):
+      guard participants[request.user] != nil else {
+        link.deliver(.joinRefused(.sessionJoinFailed))
+        return
+      }
+      resumes += 1
+      members[request.user] = link
+      link.deliver(.joined(currentSnapshot(for: request.user), resumeToken: 100 + resumes))
+    case .heartbeat:
       break
     }
+  }
+
+  /// The media requests each member sent, in order.
+  var mediaRequests: [UserID: [MediaRequest]] = [:]
+  /// Resumes accepted; the n-th gives resume token 100 + n.
+  private(set) var resumes: UInt64 = 0
+
+  /// Takes the media requests `user` sent so far.
+  func takeMediaRequests(of user: UserID) -> [MediaRequest] {
+    defer { mediaRequests[user] = [] }
+    return mediaRequests[user] ?? []
+  }
+
+  /// Sends a media notice to one member.
+  func notify(_ user: UserID, _ notice: MediaNotice) {
+    members[user]?.deliver(.media(notice))
+  }
+
+  /// The current link of a member.
+  func link(of user: UserID) -> FakeLink? { members[user] }
+
+  private func currentSnapshot(for user: UserID) -> SessionSnapshot {
+    SessionSnapshot(
+      sessionName: sessionName, sessionID: "S1", myself: user,
+      participants: Array(participants.values), shares: Array(shares.values),
+      sequence: sequence)
   }
 
   private func admit(_ request: JoinRequest, on link: FakeLink) {
@@ -178,11 +218,7 @@ final class MiniService: SessionLinkFactory {
       joinOrder: UInt64(nextUser))
     emit([.usersJoined([participant])])
     members[id] = link
-    let snapshot = SessionSnapshot(
-      sessionName: sessionName, sessionID: "S1", myself: id,
-      participants: Array(participants.values), shares: Array(shares.values),
-      sequence: sequence)
-    link.deliver(.joined(snapshot, resumeToken: 7))
+    link.deliver(.joined(currentSnapshot(for: id), resumeToken: 7))
   }
 
   private func run(_ command: SessionCommand, by user: UserID, on link: FakeLink) {
@@ -209,6 +245,15 @@ final class MiniService: SessionLinkFactory {
       members[target]?.deliver(.notice(.hostAskedUnmute(by: user)))
     case .startShare(let kind):
       emit([.shareStatusChanged(user: user, status: .started, kind: kind)])
+    case .pauseShare:
+      emit([.shareStatusChanged(user: user, status: .paused, kind: shares[user]?.kind ?? .view)])
+    case .resumeShare:
+      emit([.shareStatusChanged(user: user, status: .resumed, kind: shares[user]?.kind ?? .view)])
+    case .reportTalking(let talking):
+      talkingReports[user, default: []].append(talking)
+    case .reportNetworkQuality(let quality):
+      qualityReports[user, default: []].append(quality)
+      emit([.networkStatusChanged(user: user, quality: quality)])
     case .stopShare:
       emit([.shareStatusChanged(user: user, status: .stopped, kind: shares[user]?.kind ?? .view)])
     case .startAnnotation(let owner):

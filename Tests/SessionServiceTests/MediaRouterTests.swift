@@ -336,11 +336,13 @@ private func startFlowing(
     try router.report(subscriber: bob, lossFraction: 0.05, now: 2_000_000)
     #expect(abs((router.estimate(of: bob) ?? 0) - 1_080_000) < 1)  // Between: hold.
     try router.report(subscriber: bob, lossFraction: 0.2, now: 2_100_000)
-    #expect(abs((router.estimate(of: bob) ?? 0) - 972_000) < 1)  // × (1 − 0.1)
+    // The cut starts from what flows (layer 1, 500 kbit/s) as that is below the estimate.
+    #expect(abs((router.estimate(of: bob) ?? 0) - 450_000) < 1)  // × (1 − 0.1)
     try router.report(subscriber: bob, lossFraction: 0.2, now: 2_300_000)
-    #expect(abs((router.estimate(of: bob) ?? 0) - 972_000) < 1)  // Within 300 ms: no cut.
+    #expect(abs((router.estimate(of: bob) ?? 0) - 450_000) < 1)  // Within 300 ms: no cut.
     try router.report(subscriber: bob, lossFraction: 0.2, now: 2_400_000)
-    #expect(abs((router.estimate(of: bob) ?? 0) - 874_800) < 1)
+    // Layer 1 still flows until a key frame of layer 0: the estimate is the lower.
+    #expect(abs((router.estimate(of: bob) ?? 0) - 405_000) < 1)
     // Total loss halves it, and never below the minimum.
     for step in 1...40 {
       try router.report(subscriber: bob, lossFraction: 1, now: 2_400_000 + Int64(step) * 300_000)
@@ -535,8 +537,9 @@ private func startFlowing(
     let before = router.subscription(of: bob, to: ada, kind: .video)
     let estimate = router.estimate(of: bob)
 
-    // Layers out of range, for every kind.
-    for layer in [UInt8(5), 200, .max] {
+    // Layers out of range, for every kind: video has layers 0–2 (the wire's).
+    #expect(MediaRouter.maxVideoLayers == Int(StreamID.maxLayers))
+    for layer in [UInt8(3), 4, 200, .max] {
       #expect(throws: MediaRouterError.invalidLayer) {
         try router.announce(
           stream: StreamID(user: ada, kind: .video, layer: layer), bitrate: 1, width: 1, height: 1)
@@ -586,7 +589,7 @@ private func startFlowing(
     #expect(router.subscription(of: bob, to: ada, kind: .video) == before)
     #expect(router.estimate(of: bob) == estimate)
     #expect(router.totals.rejectedUnknownPublisher == 1)
-    #expect(router.totals.rejectedUnknownStream == 5)
+    #expect(router.totals.rejectedUnknownStream == 6)
     #expect(router.counters(of: bob, for: StreamID(user: ada, kind: .video, layer: 200)) == nil)
     #expect(router.counters(of: bob, for: StreamID(user: ada, kind: .audio, layer: 7)) == nil)
   }
@@ -594,11 +597,11 @@ private func startFlowing(
   @Test func extremeTimesAndNumbersDoNotTrap() throws {
     var router = makeRouter()
     try router.announce(
-      stream: StreamID(user: ada, kind: .video, layer: 4), bitrate: .max, width: .max,
+      stream: StreamID(user: ada, kind: .video, layer: 2), bitrate: .max, width: .max,
       height: .max)
     try startFlowing(&router, bob, to: ada, now: .min)
     for now in [Int64.min, -1, 0, .max, .min, .max] {
-      _ = router.route(video(ada, layer: 4), now: now)
+      _ = router.route(video(ada, layer: 2), now: now)
       _ = router.route(audio(ada, level: .max), now: now)
       _ = router.route(audio(bob, level: 0), now: now)
     }

@@ -401,7 +401,7 @@ final class ServiceHarness {
         client.state?.apply(.sessionLeft(reason: reason))
       }
     case .send(.joinRefused), .send(.passwordRequired), .send(.commandFailed),
-      .send(.heartbeat):
+      .send(.heartbeat), .send(.media):
       break
     }
   }

@@ -34,6 +34,20 @@ struct ArbitraryMedia {
       framePackets: UInt16.random(in: 1...UInt16.max, using: &random))
   }
 
+  /// A bind, ping or pong with any field values.
+  mutating func control() -> MediaDatagram {
+    let time = Int64.random(in: Int64.min...Int64.max, using: &random)
+    switch int(in: 0...2) {
+    case 0:
+      return .bind(
+        MediaBind(
+          user: UserID(rawValue: UInt32.random(in: 0...UInt32.max, using: &random)),
+          token: UInt64.random(in: 0...UInt64.max, using: &random)))
+    case 1: return .ping(sendTime: time)
+    default: return .pong(sendTime: time)
+    }
+  }
+
   mutating func report() -> ReceiverReport {
     ReceiverReport(
       subscriber: UserID(rawValue: UInt32.random(in: 0...UInt32.max, using: &random)),
@@ -228,11 +242,14 @@ private let example = MediaPacket(
     ).encode()
     #expect(packetError(report) == .wrongType(2))
     #expect(reportError(packet) == .wrongType(1))
-    for type in [UInt8(0), 3, 0x81, 0xFF] {
+    for type in [UInt8(0), 3, 4, 5, 6, 0x81, 0xFF] {
       var bytes = packet
       bytes[1] = type
       #expect(packetError(bytes) == .wrongType(type))
-      #expect(throws: MediaDecodingError.wrongType(type)) { try MediaDatagram.decode(bytes) }
+      #expect(reportError(bytes) == .wrongType(type))
+      if !(3...5).contains(type) {
+        #expect(throws: MediaDecodingError.wrongType(type)) { try MediaDatagram.decode(bytes) }
+      }
     }
     #expect(try MediaDatagram.decode(packet).kind == .packet)
     #expect(try MediaDatagram.decode(report).kind == .report)

@@ -23,6 +23,8 @@ import Testing
         #expect(report.stream.hasValidLayer)
         #expect(encoded == bytes)
         #expect(try ReceiverReport.decode(bytes) == report)
+      case .bind, .ping, .pong:
+        #expect(encoded == bytes)
       }
       return nil
     } catch {
@@ -36,8 +38,12 @@ import Testing
     var decoded = 0
     var reasons: [MediaDecodingError.Reason: Int] = [:]
     for iteration in 0..<Self.iterations {
-      var bytes =
-        iteration % 3 == 0 ? arbitrary.report().encode() : arbitrary.packet().encode()
+      var bytes: [UInt8]
+      switch iteration % 6 {
+      case 0, 3: bytes = arbitrary.report().encode()
+      case 5: bytes = arbitrary.control().encode()
+      default: bytes = arbitrary.packet().encode()
+      }
       for _ in 0..<arbitrary.int(in: 1...3) {
         mutate(&bytes, &arbitrary)
       }
@@ -57,11 +63,13 @@ import Testing
     var decoded = 0
     var refused = 0
     for _ in 0..<Self.iterations {
-      let count = arbitrary.int(in: 0...3) == 0 ? arbitrary.int(in: 0...1_300) : 34
+      let count =
+        arbitrary.int(in: 0...3) == 0
+        ? arbitrary.int(in: 0...1_300) : [34, 36, 10, 14][arbitrary.int(in: 0...3)]
       var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &arbitrary.random) }
       if count >= 2, arbitrary.int(in: 0...1) == 0 {
         bytes[0] = 1
-        bytes[1] = UInt8(arbitrary.int(in: 1...2))
+        bytes[1] = UInt8(arbitrary.int(in: 1...5))
       }
       if decodeAndCheck(bytes) == nil { decoded += 1 } else { refused += 1 }
     }

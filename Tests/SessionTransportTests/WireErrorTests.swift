@@ -45,7 +45,7 @@ private func clientError(_ payload: [UInt8], _ decoder: WireDecoder = WireDecode
   }
 
   @Test func unknownMessageTypesAreRejected() {
-    for type: UInt8 in [0x00, 0x03, 0x15, 0x80, 0x83, 0x98, 0xFF] {
+    for type: UInt8 in [0x00, 0x03, 0x16, 0x80, 0x83, 0x99, 0xFF] {
       #expect(serverError([type])?.code == .unknownMessageType)
       #expect(clientError([type])?.code == .unknownMessageType)
     }

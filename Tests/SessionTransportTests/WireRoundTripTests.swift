@@ -56,7 +56,7 @@ private func roundTrip(_ message: ClientMessage) throws -> ClientMessage? {
   @Test(arguments: 0..<Arbitrary.clientMessageCaseCount)
   func everyClientMessageCaseRoundTrips(caseIndex: Int) throws {
     var arbitrary = Arbitrary(seed: 100 + UInt64(caseIndex))
-    let expectedType: [UInt8] = [0x10, 0x11, 0x12, 0x13, 0x14]
+    let expectedType: [UInt8] = [0x10, 0x11, 0x12, 0x13, 0x14, 0x15]
     for _ in 0..<50 {
       let message = arbitrary.clientMessage(case: caseIndex)
       #expect(WireEncoder.payload(message)[0] == expectedType[caseIndex])
@@ -67,7 +67,7 @@ private func roundTrip(_ message: ClientMessage) throws -> ClientMessage? {
   @Test(arguments: 0..<Arbitrary.serverMessageCaseCount)
   func everyServerMessageCaseRoundTrips(caseIndex: Int) throws {
     var arbitrary = Arbitrary(seed: 200 + UInt64(caseIndex))
-    let expectedType: [UInt8] = [0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97]
+    let expectedType: [UInt8] = [0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98]
     for _ in 0..<50 {
       let message = arbitrary.serverMessage(case: caseIndex)
       #expect(WireEncoder.payload(message)[0] == expectedType[caseIndex])

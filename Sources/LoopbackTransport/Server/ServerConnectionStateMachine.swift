@@ -200,6 +200,7 @@ struct ServerConnectionStateMachine {
     case .command: "command"
     case .resume: "resume"
     case .heartbeat: "heartbeat"
+    case .media: "media"
     }
   }
 }

@@ -50,6 +50,10 @@ public enum VideoSDKCallback: Sendable, Codable, Hashable {
   case onUserOverallNetworkStatusChanged(NetworkQuality, user: UserID)
   /// `onVideoCanvasSubscribeFail(_:user:view:)`.
   case onVideoCanvasSubscribeFail(SubscribeFailReason, user: UserID)
+  /// `onUserNetworkStatusChanged(_:level:user:)`: the network quality of one kind of a user's
+  /// media, measured locally (the local user's from what it sends, a remote user's from what
+  /// arrives of theirs).
+  case onUserNetworkStatusChanged(DataType, NetworkQuality, user: UserID)
 
   // MARK: Audio
 
@@ -113,6 +117,7 @@ extension VideoSDKCallback {
     case .onUserVideoStatusChanged: "onUserVideoStatusChanged"
     case .onUserOverallNetworkStatusChanged: "onUserOverallNetworkStatusChanged"
     case .onVideoCanvasSubscribeFail: "onVideoCanvasSubscribeFail"
+    case .onUserNetworkStatusChanged: "onUserNetworkStatusChanged"
     case .onUserAudioStatusChanged: "onUserAudioStatusChanged"
     case .onHostAskUnmute: "onHostAskUnmute"
     case .onUserShareStatusChanged: "onUserShareStatusChanged"

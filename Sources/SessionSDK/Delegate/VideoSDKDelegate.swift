@@ -54,6 +54,10 @@ public protocol VideoSDKDelegate: AnyObject {
   func onUserVideoStatusChanged(_ helper: VideoHelper?, user: [User]?)
   /// A user's overall network quality changed.
   func onUserOverallNetworkStatusChanged(_ level: NetworkQuality, user: User?)
+  /// The network quality of one kind of a user's media changed, as this instance measures it:
+  /// the local user's from what it sends (the media plane's round trips), a remote user's from
+  /// what arrives of their stream. Only with a media plane (``InitParams/media``).
+  func onUserNetworkStatusChanged(_ type: DataType, level: NetworkQuality, user: User?)
   /// Subscribing `view` to `user`'s video failed, for `failReason`.
   func onVideoCanvasSubscribeFail(_ failReason: SubscribeFailReason, user: User?, view: AnyObject?)
 
@@ -133,6 +137,8 @@ extension VideoSDKDelegate {
   public func onUserVideoStatusChanged(_ helper: VideoHelper?, user: [User]?) {}
   /// Does nothing.
   public func onUserOverallNetworkStatusChanged(_ level: NetworkQuality, user: User?) {}
+  /// Does nothing.
+  public func onUserNetworkStatusChanged(_ type: DataType, level: NetworkQuality, user: User?) {}
   /// Does nothing.
   public func onVideoCanvasSubscribeFail(
     _ failReason: SubscribeFailReason, user: User?, view: AnyObject?

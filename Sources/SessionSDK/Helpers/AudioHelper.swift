@@ -31,11 +31,16 @@ public final class AudioHelper {
   /// counts only an unmuted, connected microphone as talking, and reports the talkers through
   /// ``VideoSDKDelegate/onUserActiveAudioChanged(_:users:)``.
   ///
+  /// Without a media plane the state is reported at once. With one (``InitParams/media``) it
+  /// sets the synthetic microphone's talking state from now on, instead of its talking model:
+  /// the packets carry talking levels, and the change is reported when the microphone next
+  /// sends (within a tick, while audio is connected and unmuted).
+  ///
   /// - Parameter talking: Whether the local user is talking now.
   /// - Returns: `Errors_Not_In_Session` outside a session.
   @discardableResult
   public func simulateTalking(_ talking: Bool) -> VideoSDKError {
-    sdk?.perform(.reportTalking(talking)) ?? .uninitialize
+    sdk?.simulateTalking(talking) ?? .uninitialize
   }
 
   /// Mutes a user: yourself, or anyone if you are host or manager.

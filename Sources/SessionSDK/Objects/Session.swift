@@ -1,4 +1,5 @@
 import SessionCore
+import SessionTransport
 
 /// The session an SDK instance joined: `ZoomVideoSDKSession`.
 ///
@@ -135,6 +136,26 @@ public final class Session {
   public func getOrderedUsers() -> [User] {
     guard let state = liveState else { return [] }
     return state.orderedUserIDs.map { user(for: $0) }
+  }
+
+  // MARK: Statistics
+
+  /// The session's video figures, send and receive (`ZoomVideoSDKVideoStatisticInfo`); zero
+  /// with no media plane or once the session ended.
+  public func getSessionVideoStatisticInfo() -> VideoStatisticInfo {
+    engineWhileCurrent?.sessionStatistics(.video) ?? SessionStatisticInfo()
+  }
+
+  /// The session's audio figures (`ZoomVideoSDKAudioStatisticInfo`), as
+  /// ``getSessionVideoStatisticInfo()``; audio has no frame size or rate.
+  public func getSessionAudioStatisticInfo() -> AudioStatisticInfo {
+    engineWhileCurrent?.sessionStatistics(.audio) ?? SessionStatisticInfo()
+  }
+
+  /// The session's share figures (`ZoomVideoSDKShareStatisticInfo`), as
+  /// ``getSessionVideoStatisticInfo()``.
+  public func getSessionShareStatisticInfo() -> ShareStatisticInfo {
+    engineWhileCurrent?.sessionStatistics(.share) ?? SessionStatisticInfo()
   }
 
   /// The user with this id, if present (or held because they just left).

@@ -1,4 +1,5 @@
 import SessionCore
+import SessionTransport
 
 /// A user in a session: `ZoomVideoSDKUser`.
 ///
@@ -75,6 +76,29 @@ public final class User: Identifiable {
 
   /// The user's overall network quality.
   public func getOverallNetworkLevel() -> NetworkQuality { participant?.networkQuality ?? .none }
+
+  // MARK: Statistics
+
+  /// The quality of the user's video as this instance sees it: what the local user sends, or
+  /// what arrives of a remote user's (while a view subscribes it). All zero with no media
+  /// plane, or when nothing is sent or received (`Docs/SessionSDK.md`, "Media").
+  public func getVideoStatisticInfo() -> QOSStatistics { statistics(.video) }
+
+  /// The quality of the user's audio, as ``getVideoStatisticInfo()`` (a remote user's audio
+  /// arrives while they are among the loudest talkers).
+  public func getAudioStatisticInfo() -> QOSStatistics { statistics(.audio) }
+
+  /// The quality of the user's share, as ``getVideoStatisticInfo()``.
+  public func getShareStatisticInfo() -> QOSStatistics { statistics(.share) }
+
+  private func statistics(_ kind: MediaKind) -> QOSStatistics {
+    guard let session, let sdk = session.sdk, sdk.currentSession === session else {
+      let me = session?.myselfID
+      return QOSStatistics(
+        direction: id == me ? .send : .receive, statisticsType: DataType(kind))
+    }
+    return sdk.statistics(of: id, kind: kind)
+  }
 
   /// The user's video canvas; video on or off is ``VideoCanvas/videoStatus()``, not a user
   /// property, as in the SDK.

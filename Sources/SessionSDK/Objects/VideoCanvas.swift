@@ -2,10 +2,14 @@ import SessionCore
 
 /// Where a user's video or share is shown: `ZoomVideoSDKVideoCanvas`.
 ///
-/// The engine renders nothing. Subscriptions are local-only records, beside the replica, of
-/// which views show whom: the video subscription limit
-/// (``SessionCore/SessionLimits/maxVideoSubscriptions``) counts them, and
-/// ``ShareHelper/createAnnotationHelper(_:)`` finds the share a view shows through them.
+/// The engine renders nothing. Subscriptions are records, beside the replica, of which views
+/// show whom: the video subscription limit (``SessionCore/SessionLimits/maxVideoSubscriptions``)
+/// counts them, and ``ShareHelper/createAnnotationHelper(_:)`` finds the share a view shows
+/// through them. With a media plane (``InitParams/media``) the first live view of a user's
+/// video or share subscribes it at the service (at the most lines any of its views asks for)
+/// and the last one leaving ends the subscription; a view that is a ``VideoSink`` receives every
+/// frame that arrives whole. The local user's own canvas gets the frames it sends (the
+/// highest layer), as a self view would.
 ///
 /// > Important: Not `Sendable`. Confined to the isolation domain of the ``VideoSDK`` that made
 /// > it. Views are held weakly.
@@ -28,11 +32,16 @@ public final class VideoCanvas {
     return VideoStatus(on: participant.isVideoOn)
   }
 
-  /// Shows this canvas in `view`.
+  /// Shows this canvas in `view`; subscribing a view again changes only its aspect and
+  /// resolution.
   ///
   /// Over the video subscription limit the call returns `Errors_Session_Video_Error` and
   /// ``VideoSDKDelegate/onVideoCanvasSubscribeFail(_:user:view:)`` reports
-  /// ``SubscribeFailReason/hasSubscribeExceededLimit``.
+  /// ``SubscribeFailReason/hasSubscribeExceededLimit``. One share is rendered at a time: a
+  /// share canvas while another view shows another user's share returns
+  /// `Errors_Session_Share_Error` and reports ``SubscribeFailReason/hasSubscribeOneShare``
+  /// (a view that showed another share switches to this one). A subscription the service
+  /// refuses later reports its reason the same way, for each view concerned, and is forgotten.
   ///
   /// - Returns: `Errors_Invalid_Parameter` for a `nil` view or a user who is not present,
   ///   `Errors_Not_In_Session` outside a session.

@@ -36,6 +36,20 @@ public final class InitParams {
   /// the link fails in a session, before it reports `onSessionLeave(NetworkError)`. 0 turns
   /// reconnecting off. Default 3.
   public var reconnectAttempts: Int = 3
+  /// The media plane: each joined session asks it for a fresh ``SessionTransport/MediaLink``
+  /// that carries the synthetic media. `nil` (the default): no media plane; the statistics
+  /// read zero and canvases' views get no frames (`Docs/SessionSDK.md`, "Media").
+  public var media: (any MediaLinkFactory)?
+  /// The most the camera sends: its simulcast layers are those of 180p, 360p and 720p that fit
+  /// (720p sends all three, 180p only 180p; 90p one 160×90 layer). ``VideoResolution/auto`` is
+  /// 720p. Default 720p.
+  public var videoSendResolution: VideoResolution = .resolution720
+  /// The camera's frames per second, 1 to 60 (anything else makes ``VideoSDK/initialize(_:)``
+  /// refuse with `Errors_Invalid_Parameter`). Default 30.
+  public var videoFrameRate: Int = 30
+  /// The seed of the synthetic sources (frame-size variation, the talking model); each
+  /// stream mixes its own id in, so instances with the same seed still differ. Default 0.
+  public var mediaSeed: UInt64 = 0
 
   /// Creates parameters.
   ///

@@ -156,6 +156,7 @@ extension SDKEngine {
       for id in ids {
         forgetHandle(of: id)
         subscriptions.removeAll(of: id)
+        media?.forget(id)
       }
     case .endSession(let ending):
       // A join the app started from one of the callbacks (a retry from `onError`, a rejoin
@@ -164,6 +165,7 @@ extension SDKEngine {
         if lifecycle.replicaEnded(ending) { closeLink() }
         currentSession = nil
         pendingCommands.removeAll()
+        stopMedia()
       }
       subscriptions.removeAll()
       for helper in annotationHelpers.values { helper.markCleanedUp() }

@@ -33,7 +33,7 @@ extension SDKEngine {
   /// The limits in force, or the defaults before `initialize`.
   var limits: SessionLimits { configuration?.limits ?? SessionLimits() }
 
-  // MARK: Canvas subscriptions (local only)
+  // MARK: Canvas subscriptions
 
   func subscribe(
     _ canvas: VideoCanvas, in session: Session, view: AnyObject?, aspect: VideoAspect,
@@ -45,7 +45,21 @@ extension SDKEngine {
       return .invalidParameter
     }
     if canvas.isShareCanvas {
-      subscriptions.subscribeShare(of: canvas.userID, to: view)
+      let key = StreamKey(user: canvas.userID, kind: .share)
+      switch subscriptions.subscribeShare(
+        of: canvas.userID, to: view, aspect: aspect, resolution: resolution)
+      {
+      case .otherShareShown(let shown):
+        log(.info, "share subscription to \(canvas.userID) while \(shown)'s share is shown")
+        fireLocal(
+          .onVideoCanvasSubscribeFail(.hasSubscribeOneShare, user: canvas.userID), view: view)
+        return .sessionShareError
+      case .replaced(let previous):
+        syncMediaSubscription(StreamKey(user: previous, kind: .share))
+      case .subscribed, .alreadySubscribed:
+        break
+      }
+      syncMediaSubscription(key)
       return .success
     }
     let outcome = subscriptions.subscribeVideo(
@@ -57,6 +71,7 @@ extension SDKEngine {
         .onVideoCanvasSubscribeFail(.hasSubscribeExceededLimit, user: canvas.userID), view: view)
       return .sessionVideoError
     }
+    syncMediaSubscription(StreamKey(user: canvas.userID, kind: .video))
     return .success
   }
 
@@ -64,10 +79,12 @@ extension SDKEngine {
     guard configuration != nil else { return .uninitialize }
     guard let view else { return .invalidParameter }
     guard currentSession === session else { return .success }
-    if canvas.isShareCanvas {
-      subscriptions.unsubscribeShare(of: canvas.userID, from: view)
-    } else {
-      subscriptions.unsubscribeVideo(of: canvas.userID, from: view)
+    let removed =
+      canvas.isShareCanvas
+      ? subscriptions.unsubscribeShare(of: canvas.userID, from: view)
+      : subscriptions.unsubscribeVideo(of: canvas.userID, from: view)
+    if removed {
+      syncMediaSubscription(StreamKey(user: canvas.userID, kind: canvas.isShareCanvas ? .share : .video))
     }
     return .success
   }

@@ -54,6 +54,8 @@ extension SDKEngine {
       delegate.onUserOverallNetworkStatusChanged(level, user: user(id))
     case .onVideoCanvasSubscribeFail(let reason, let id):
       delegate.onVideoCanvasSubscribeFail(reason, user: user(id), view: view)
+    case .onUserNetworkStatusChanged(let type, let level, let id):
+      delegate.onUserNetworkStatusChanged(type, level: level, user: user(id))
 
     case .onUserAudioStatusChanged(let ids):
       delegate.onUserAudioStatusChanged(audioHelper, user: users(ids))

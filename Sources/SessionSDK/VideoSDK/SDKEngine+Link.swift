@@ -50,6 +50,11 @@ extension SDKEngine {
       return box
     }
     box?.link.close()
+    let mediaBox = mediaLinkForRelease.withLock { box in
+      defer { box = nil }
+      return box
+    }
+    mediaBox?.link.close()
   }
 
   // MARK: Looking ahead
@@ -102,6 +107,19 @@ extension SDKEngine {
     drainInbox()
   }
 
+  /// An event from the media link: `submit(.media(event, generation:))` without wrapping it in
+  /// a `Work` value when nothing is pumping (every datagram and tick).
+  func receiveMedia(_ event: MediaLinkEvent, generation: UInt64) {
+    guard !isPumping else {
+      inbox.append(.media(event, generation: generation))
+      return
+    }
+    isPumping = true
+    defer { isPumping = false }
+    if generation == mediaGeneration { handleMedia(event) }
+    drainInbox()
+  }
+
   /// Runs the work queued while something was pumping, and what that queues, in order.
   ///
   /// The check comes first and alone: on the path of every delivery the inbox is empty, and an
@@ -126,6 +144,9 @@ extension SDKEngine {
       deliver(callback, view: view.view)
     case .replay(let event, let result):
       result.applied = startReplay(event)
+    case .media(let event, let generation):
+      guard generation == mediaGeneration else { return }
+      handleMedia(event)
     }
   }
 
@@ -143,6 +164,8 @@ extension SDKEngine {
         ignore("joined while \(before)")
       case .join:
         currentSession?.myselfID = snapshot.myself
+        // Before the join's callbacks, which may subscribe canvases.
+        startMedia(me: snapshot.myself, token: token)
         if apply(.sessionJoined(snapshot)) {
           serviceSequence = snapshot.sequence
         } else {
@@ -156,6 +179,7 @@ extension SDKEngine {
             "resumed at sequence \(snapshot.sequence) (had \(serviceSequence)), attempt \(resumed)")
         }
         currentSession?.myselfID = snapshot.myself
+        mediaResynced(token: token, snapshot: snapshot)
         if apply(.sessionJoined(snapshot)) { serviceSequence = snapshot.sequence }
       }
 
@@ -191,6 +215,9 @@ extension SDKEngine {
 
     case .heartbeat:
       break
+
+    case .media(let notice):
+      handleMediaNotice(notice)
     }
   }
 
@@ -233,6 +260,7 @@ extension SDKEngine {
   /// The membership ended as the machine decided: close the link, then apply the ending.
   private func end(_ ending: SDKLifecycle.Ending) {
     closeLink()
+    stopMedia()
     switch ending {
     case .joinFailed(let error): apply(.joinFailed(error: error))
     case .left(let reason): apply(.sessionLeft(reason: reason))
@@ -330,6 +358,14 @@ extension SDKEngine {
   func replaceTransportForTesting(_ transport: any SessionLinkFactory) {
     configuration?.transport = transport
   }
+}
+
+/// The engine's current media link, for the facade's `deinit` to close from whatever thread
+/// it runs on.
+///
+/// `@unchecked Sendable`: as ``LinkBox``; the link is used there only through `close()`.
+struct MediaLinkBox: @unchecked Sendable {
+  let link: any MediaLink
 }
 
 /// The engine's current link, for the facade's `deinit` to close from whatever thread it runs

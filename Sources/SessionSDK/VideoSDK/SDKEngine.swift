@@ -97,6 +97,9 @@ final class SDKEngine: LinkLookahead {
     var transport: any SessionLinkFactory
     var limits: SessionLimits
     var reconnectAttempts: Int
+    /// The media plane's links, if any.
+    var media: (any MediaLinkFactory)?
+    var mediaSettings: MediaSettings
   }
 
   enum PendingCommand {
@@ -110,6 +113,7 @@ final class SDKEngine: LinkLookahead {
     case linkClosed(LinkCloseReason, generation: UInt64)
     case callback(VideoSDKCallback, view: WeakView)
     case replay(SessionEvent, ReplayResult)
+    case media(MediaLinkEvent, generation: UInt64)
   }
 
   @exclusivity(unchecked) var configuration: Configuration?
@@ -119,6 +123,24 @@ final class SDKEngine: LinkLookahead {
   @exclusivity(unchecked) var subscriptions = CanvasSubscriptions()
   @exclusivity(unchecked) var lastInAppShareStart: Int64?
   weak var annotationView: AnyObject?
+
+  // The media plane (`SDKEngine+Media.swift`): the session's media state, its link, and the
+  // output buffer each media input reuses.
+
+  /// The current session's media plane, while there is one.
+  @exclusivity(unchecked) var media: MediaSession?
+  /// The current media link, with `media`.
+  @exclusivity(unchecked) var mediaLink: (any MediaLink)?
+  /// The media link's number: a new link (or none) moves it on, so events of an older one are
+  /// dropped by their number alone.
+  @exclusivity(unchecked) var mediaGeneration: UInt64 = 0
+  /// What the media session last asked for, reused.
+  @exclusivity(unchecked) var mediaOutput = MediaOutput()
+  /// The media diagnostics of the sessions that ended, and the figures of the last one.
+  @exclusivity(unchecked) var retiredMediaDiagnostics = MediaDiagnostics()
+  @exclusivity(unchecked) var retiredMediaFigures = MediaFigures()
+  /// A copy of `mediaLink` that the facade's `deinit` may take from any thread.
+  let mediaLinkForRelease = Mutex<MediaLinkBox?>(nil)
 
   /// Creates an uninitialized instance.
   init() {
@@ -150,16 +172,23 @@ final class SDKEngine: LinkLookahead {
   /// ``VideoSDK/initialize(_:)``.
   @discardableResult
   func initialize(_ params: InitParams) -> VideoSDKError {
-    switch lifecycle.initialize(parametersAreValid: !params.domain.isEmpty) {
+    let mediaSettings = MediaSettings(
+      resolution: params.videoSendResolution, frameRate: params.videoFrameRate,
+      seed: params.mediaSeed)
+    switch lifecycle.initialize(
+      parametersAreValid: !params.domain.isEmpty && mediaSettings != nil)
+    {
     case .refuse(let error):
       return error
     case .initialize:
       break
     }
+    guard let mediaSettings else { preconditionFailure("valid parameters with no settings") }
     let transport = params.transport ?? DevelopmentService.network(forDomain: params.domain)
     configuration = Configuration(
       domain: params.domain, enableLog: params.enableLog, transport: transport,
-      limits: params.limits, reconnectAttempts: max(0, params.reconnectAttempts))
+      limits: params.limits, reconnectAttempts: max(0, params.reconnectAttempts),
+      media: params.media, mediaSettings: mediaSettings)
     clock.now = params.clock
     submit(.local(.initialized))
     log(.info, "initialized for \(params.domain)")
@@ -176,6 +205,7 @@ final class SDKEngine: LinkLookahead {
       break
     }
     submit(.local(.cleanedUp))
+    stopMedia()
     configuration = nil
     currentSession = nil
     annotationHelpers.removeAll()

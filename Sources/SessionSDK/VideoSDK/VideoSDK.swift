@@ -90,6 +90,14 @@ public final class VideoSDK {
   /// Counts of duplicate, missing and rejected service input.
   public var diagnostics: LinkDiagnostics { engine.diagnostics }
 
+  /// Counts of what the media plane received but could not use, over every session of the
+  /// instance; all zero with no media plane.
+  public var mediaDiagnostics: MediaDiagnostics { engine.mediaDiagnostics }
+
+  /// What the current session's media plane received (or the last session's, once it ended):
+  /// per stream, and the one-way delays. For a simulation's run summary.
+  package var mediaFigures: MediaFigures { engine.mediaFigures }
+
   /// The engine's version string.
   public func getSDKVersion() -> String { "SessionEngine 0.1" }
 

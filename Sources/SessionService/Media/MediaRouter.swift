@@ -23,8 +23,9 @@ import SessionTransport
 /// > Important: A value type owned by the session's isolation domain (the service's); mutate it
 /// > from there only.
 public struct MediaRouter: Sendable {
-  /// Video layers a publisher may announce: `0..<maxVideoLayers`. Share and audio have layer 0.
-  public static let maxVideoLayers = 5
+  /// Video layers a publisher may announce: `0..<maxVideoLayers`, the wire's
+  /// ``StreamID/maxLayers`` (3). Share and audio have layer 0.
+  public static let maxVideoLayers = Int(StreamID.maxLayers)
 
   /// A publisher's announced layer.
   struct Layer: Sendable, Hashable {

@@ -193,6 +193,16 @@ public final class RecordingDelegate: VideoSDKDelegate {
     forwardee?.onUserOverallNetworkStatusChanged(level, user: user)
   }
 
+  /// Records ``SessionSDK/VideoSDKCallback/onUserNetworkStatusChanged(_:_:user:)``.
+  public func onUserNetworkStatusChanged(_ type: DataType, level: NetworkQuality, user: User?) {
+    if let user {
+      record(.onUserNetworkStatusChanged(type, level, user: user.id))
+    } else {
+      missing("onUserNetworkStatusChanged")
+    }
+    forwardee?.onUserNetworkStatusChanged(type, level: level, user: user)
+  }
+
   /// Records ``SessionSDK/VideoSDKCallback/onVideoCanvasSubscribeFail(_:user:)``.
   public func onVideoCanvasSubscribeFail(
     _ failReason: SubscribeFailReason, user: User?, view: AnyObject?

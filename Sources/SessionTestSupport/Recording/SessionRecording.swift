@@ -56,7 +56,8 @@ public struct RecordedCallback: Sendable, Hashable, Codable {
   }
 
   /// Whether no applied event derives this callback: the SDK fires it from local work
-  /// (password prompts, a refused share, a failed subscription, an annotation tool change),
+  /// (password prompts, a refused share, a failed subscription, an annotation tool change, a
+  /// network status its media plane measured),
   /// after the callbacks of the event before it. ``SessionSDK/CallbackMapping`` never makes
   /// one.
   public var isLocal: Bool { Self.isLocal(callback) }
@@ -67,7 +68,7 @@ public struct RecordedCallback: Sendable, Hashable, Codable {
     switch callback {
     case .onSessionNeedPassword, .onSessionPasswordWrong, .onFailedToStartShare,
       .onVideoCanvasSubscribeFail, .onAnnotationToolTypeChanged, .onShareContentChanged,
-      .onSystemPermissionRequired:
+      .onSystemPermissionRequired, .onUserNetworkStatusChanged:
       true
     default:
       false

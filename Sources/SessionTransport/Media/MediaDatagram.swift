@@ -1,10 +1,11 @@
 import SessionCore
 
-/// A datagram on the media channel: a ``MediaPacket`` or a ``ReceiverReport``.
+/// A datagram on the media channel: a ``MediaPacket``, a ``ReceiverReport``, or one of the
+/// channel's control datagrams (a ``MediaBind``, a ping or a pong).
 ///
 /// Every media datagram starts with the version byte (``version``) and a type byte
 /// (``Kind``); `Docs/WireProtocol.md`, "Media datagrams", has the byte layouts. Use
-/// ``decode(_:)-(UnsafeRawBufferPointer)`` where both kinds arrive on one socket.
+/// ``decode(_:)-(UnsafeRawBufferPointer)`` where several kinds arrive on one socket.
 ///
 /// > Important: A value; `Sendable`.
 public enum MediaDatagram: Sendable, Hashable {
@@ -12,6 +13,12 @@ public enum MediaDatagram: Sendable, Hashable {
   case packet(MediaPacket)
   /// A subscriber's statistics for one stream.
   case report(ReceiverReport)
+  /// A peer binds its endpoint to a member (peer to service).
+  case bind(MediaBind)
+  /// A round-trip probe, peer to service: `sendTime` µs on the peer's clock.
+  case ping(sendTime: Int64)
+  /// The service's answer to a ping, sent at once with the ping's `sendTime`.
+  case pong(sendTime: Int64)
 
   /// The media datagram version this build speaks.
   public static let version: UInt8 = 1
@@ -22,6 +29,12 @@ public enum MediaDatagram: Sendable, Hashable {
     case packet = 1
     /// A ``ReceiverReport``.
     case report = 2
+    /// A ``MediaBind``.
+    case bind = 3
+    /// A ping.
+    case ping = 4
+    /// A pong.
+    case pong = 5
   }
 
   /// The size of the largest media datagram of any type, in bytes.
@@ -32,23 +45,29 @@ public enum MediaDatagram: Sendable, Hashable {
     switch self {
     case .packet: .packet
     case .report: .report
+    case .bind: .bind
+    case .ping: .ping
+    case .pong: .pong
     }
   }
 
   /// The datagram's bytes.
   ///
-  /// - Returns: The encoding of the packet or the report.
+  /// - Returns: The encoding of the packet, report, bind, ping or pong.
   public func encode() -> [UInt8] {
     switch self {
     case .packet(let packet): packet.encode()
     case .report(let report): report.encode()
+    case .bind(let bind): bind.encode()
+    case .ping(let sendTime): MediaProbe.encode(.ping, sendTime: sendTime)
+    case .pong(let sendTime): MediaProbe.encode(.pong, sendTime: sendTime)
     }
   }
 
-  /// Decodes a datagram of either type.
+  /// Decodes a datagram of any type.
   ///
   /// - Parameter bytes: The whole datagram.
-  /// - Returns: The packet or report.
+  /// - Returns: The datagram.
   /// - Throws: ``MediaDecodingError`` for a datagram that breaks any rule.
   public static func decode(_ bytes: [UInt8]) throws(MediaDecodingError) -> MediaDatagram {
     let result = bytes.withUnsafeBytes { buffer in
@@ -57,10 +76,10 @@ public enum MediaDatagram: Sendable, Hashable {
     return try result.get()
   }
 
-  /// Decodes a datagram of either type from memory the caller owns (a receive buffer).
+  /// Decodes a datagram of any type from memory the caller owns (a receive buffer).
   ///
   /// - Parameter buffer: The whole datagram; read only during the call.
-  /// - Returns: The packet or report.
+  /// - Returns: The datagram.
   /// - Throws: ``MediaDecodingError`` for a datagram that breaks any rule.
   public static func decode(
     _ buffer: UnsafeRawBufferPointer
@@ -69,6 +88,9 @@ public enum MediaDatagram: Sendable, Hashable {
     switch Kind(rawValue: type) {
     case .packet: return .packet(try MediaPacket.decodeBody(buffer))
     case .report: return .report(try ReceiverReport.decodeBody(buffer))
+    case .bind: return .bind(try MediaBind.decodeBody(buffer))
+    case .ping: return .ping(sendTime: try MediaProbe.decodeBody(buffer))
+    case .pong: return .pong(sendTime: try MediaProbe.decodeBody(buffer))
     case nil: throw .wrongType(type)
     }
   }
@@ -104,6 +126,11 @@ enum MediaBytes {
   }
 
   @inline(__always)
+  static func u64(_ buffer: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
+    UInt64(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+  }
+
+  @inline(__always)
   static func i64(_ buffer: UnsafeRawBufferPointer, _ offset: Int) -> Int64 {
     Int64(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Int64.self))
   }
@@ -119,8 +146,21 @@ enum MediaBytes {
   }
 
   @inline(__always)
+  static func put(_ value: UInt64, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) {
+    buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt64.self)
+  }
+
+  @inline(__always)
   static func put(_ value: Int64, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) {
     buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: Int64.self)
+  }
+
+  /// Fails unless a fixed-size datagram has exactly `size` bytes.
+  static func checkSize(
+    _ buffer: UnsafeRawBufferPointer, exactly size: Int
+  ) throws(MediaDecodingError) {
+    guard buffer.count >= size else { throw .truncated(count: buffer.count, needed: size) }
+    guard buffer.count == size else { throw .tooLong(count: buffer.count, maximum: size) }
   }
 
   /// The stream id at `offset` (user u32, kind u8, layer u8), checked.

@@ -16,4 +16,7 @@ public enum ClientMessage: Sendable, Hashable, Codable {
   case resume(ResumeRequest)
   /// Keep-alive; the service answers with ``ServerMessage/heartbeat``.
   case heartbeat
+  /// A media-plane request (subscribe, unsubscribe, announce, withdraw); the service answers
+  /// only refusals and notices, with ``ServerMessage/media(_:)``.
+  case media(MediaRequest)
 }

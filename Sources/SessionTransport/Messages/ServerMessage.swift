@@ -37,4 +37,7 @@ public enum ServerMessage: Sendable, Hashable, Codable {
   case left(LeaveReason)
   /// Keep-alive answer.
   case heartbeat
+  /// A media-plane notice for this member (its endpoint is bound, a subscription was refused,
+  /// a key frame is wanted, its downlink estimate moved).
+  case media(MediaNotice)
 }

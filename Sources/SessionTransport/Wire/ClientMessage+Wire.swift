@@ -69,6 +69,9 @@ extension ClientMessage: WireMessage {
       request.encode(to: &writer)
     case .heartbeat:
       writer.byte(WireMessageType.clientHeartbeat)
+    case .media(let request):
+      writer.byte(WireMessageType.mediaRequest)
+      request.encode(to: &writer)
     }
   }
 }
@@ -106,6 +109,8 @@ extension WireClientFrame: WireMessage, WireDecodable {
       self = .message(.resume(try ResumeRequest(from: &reader)))
     case WireMessageType.clientHeartbeat:
       self = .message(.heartbeat)
+    case WireMessageType.mediaRequest:
+      self = .message(.media(try MediaRequest(from: &reader)))
     case let type:
       throw WireError(
         .unknownMessageType, offset: start,

@@ -105,6 +105,9 @@ extension ServerMessage: WireMessage {
       writer.byte(reason.rawValue)
     case .heartbeat:
       writer.byte(WireMessageType.serverHeartbeat)
+    case .media(let notice):
+      writer.byte(WireMessageType.mediaNotice)
+      notice.encode(to: &writer)
     }
   }
 }
@@ -155,6 +158,8 @@ extension WireServerFrame: WireMessage, WireDecodable {
       self = .message(.left(try reader.rawEnum(LeaveReason.self, "left reason")))
     case WireMessageType.serverHeartbeat:
       self = .message(.heartbeat)
+    case WireMessageType.mediaNotice:
+      self = .message(.media(try MediaNotice(from: &reader)))
     case let type:
       throw WireError(
         .unknownMessageType, offset: start,

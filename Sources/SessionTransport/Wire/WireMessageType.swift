@@ -9,6 +9,7 @@ enum WireMessageType {
   static let command: UInt8 = 0x12
   static let resume: UInt8 = 0x13
   static let clientHeartbeat: UInt8 = 0x14
+  static let mediaRequest: UInt8 = 0x15
 
   // Server to client.
   static let helloAck: UInt8 = 0x81
@@ -21,4 +22,5 @@ enum WireMessageType {
   static let commandFailed: UInt8 = 0x95
   static let left: UInt8 = 0x96
   static let serverHeartbeat: UInt8 = 0x97
+  static let mediaNotice: UInt8 = 0x98
 }

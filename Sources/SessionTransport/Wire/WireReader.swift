@@ -163,6 +163,15 @@ struct WireReader {
     return narrow
   }
 
+  /// Reads a varint that must fit in a `UInt16`.
+  @inline(__always)
+  mutating func uint16(_ what: StaticString) throws(WireError) -> UInt16 {
+    let start = offset
+    let value = try varint(what)
+    guard let narrow = UInt16(exactly: value) else { throw overflow(what, value, at: start) }
+    return narrow
+  }
+
   /// Reads a user id: a varint that fits in a `UInt32`.
   @inline(__always)
   mutating func user(_ what: StaticString) throws(WireError) -> UserID {

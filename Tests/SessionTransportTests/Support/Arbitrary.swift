@@ -183,7 +183,7 @@ struct Arbitrary {
   // MARK: Messages
 
   /// The number of `ClientMessage` cases.
-  static let clientMessageCaseCount = 5
+  static let clientMessageCaseCount = 6
 
   mutating func clientMessage() -> ClientMessage {
     clientMessage(case: int(in: 0...Self.clientMessageCaseCount - 1))
@@ -203,12 +203,13 @@ struct Arbitrary {
       .resume(
         ResumeRequest(
           sessionID: string(), user: user(), resumeToken: uint64(), lastSequence: uint64()))
-    default: .heartbeat
+    case 4: .heartbeat
+    default: .media(mediaRequest())
     }
   }
 
   /// The number of `ServerMessage` cases.
-  static let serverMessageCaseCount = 8
+  static let serverMessageCaseCount = 9
 
   mutating func serverMessage() -> ServerMessage {
     serverMessage(case: int(in: 0...Self.serverMessageCaseCount - 1))
@@ -223,7 +224,55 @@ struct Arbitrary {
     case 4: .notice(event())
     case 5: .commandFailed(uint32(), error())
     case 6: .left(element(LeaveReason.self))
-    default: .heartbeat
+    case 7: .heartbeat
+    default: .media(mediaNotice())
+    }
+  }
+
+  // MARK: Media plane
+
+  mutating func mediaKind() -> MediaKind { [MediaKind.video, .audio, .share][int(in: 0...2)] }
+
+  /// A stream whose layer its kind allows.
+  mutating func stream() -> StreamID {
+    let kind = mediaKind()
+    return StreamID(
+      user: user(), kind: kind, layer: kind == .video ? UInt8(int(in: 0...2)) : 0)
+  }
+
+  mutating func uint16() -> UInt16 { UInt16(truncatingIfNeeded: uint64()) }
+
+  /// The number of `MediaRequest` cases.
+  static let mediaRequestCaseCount = 4
+
+  mutating func mediaRequest() -> MediaRequest {
+    mediaRequest(case: int(in: 0...Self.mediaRequestCaseCount - 1))
+  }
+
+  mutating func mediaRequest(case index: Int) -> MediaRequest {
+    switch index {
+    case 0: .subscribe(publisher: user(), kind: mediaKind(), maxLines: uint16())
+    case 1: .unsubscribe(publisher: user(), kind: mediaKind())
+    case 2: .announce(stream(), bitrate: uint32(), width: uint16(), height: uint16())
+    default: .withdraw(stream())
+    }
+  }
+
+  /// The number of `MediaNotice` cases.
+  static let mediaNoticeCaseCount = 4
+
+  mutating func mediaNotice() -> MediaNotice {
+    mediaNotice(case: int(in: 0...Self.mediaNoticeCaseCount - 1))
+  }
+
+  mutating func mediaNotice(case index: Int) -> MediaNotice {
+    switch index {
+    case 0: .bound
+    case 1:
+      .subscribeRefused(
+        publisher: user(), kind: mediaKind(), reason: element(MediaRefusalReason.self))
+    case 2: .keyFrameRequested(stream())
+    default: .downlinkEstimate(uint32())
     }
   }
 

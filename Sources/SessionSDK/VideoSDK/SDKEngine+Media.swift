@@ -1,0 +1,259 @@
+import SessionCore
+import SessionTransport
+import Synchronization
+
+extension SDKEngine {
+  // MARK: The media link
+
+  /// Starts the media plane of a session just joined, if the instance has one: a fresh media
+  /// link and a ``MediaSession`` that binds with `token`.
+  func startMedia(me: UserID, token: UInt64) {
+    stopMedia()
+    guard let configuration, let factory = configuration.media else { return }
+    media = MediaSession(me: me, token: token, settings: configuration.mediaSettings)
+    let link = factory.makeMediaLink()
+    mediaLink = link
+    mediaLinkForRelease.withLock { $0 = MediaLinkBox(link: link) }
+    let generation = mediaGeneration
+    // As the signalling link's, the handler holds the engine strongly; closing the link
+    // (`stopMedia`, or the facade's `deinit`) breaks the cycle.
+    link.start { event in self.receiveMedia(event, generation: generation) }
+    log(.info, "media plane started")
+  }
+
+  /// Ends the media plane: the sources stop, the link closes, the session's figures are kept.
+  func stopMedia() {
+    mediaGeneration &+= 1
+    if let media {
+      retiredMediaDiagnostics = retiredMediaDiagnostics + media.diagnostics
+      retiredMediaFigures = media.figures()
+    }
+    media = nil
+    guard let link = mediaLink else { return }
+    mediaLink = nil
+    mediaLinkForRelease.withLock { $0 = nil }
+    link.close()
+  }
+
+  /// A resync (after a resume): bind with the new token, forget the streams of users gone
+  /// meanwhile, and send all signalling again on the new link. Runs before the snapshot
+  /// applies, so that subscriptions its callbacks make go out after it.
+  func mediaResynced(token: UInt64, snapshot: SessionSnapshot) {
+    guard let current = media?.token else { return }
+    if current != token {
+      media?.rebind(token: token)
+    } else {
+      media?.resendSignalling()
+    }
+    let present = Set(snapshot.participants.map(\.id))
+    for user in media?.subscribedUsers ?? [] where !present.contains(user) {
+      media?.forget(user)
+      subscriptions.removeAll(of: user)
+    }
+    flushMediaSignalling()
+  }
+
+  /// Whether media requests and the media plane's commands can go out now: in the session on a
+  /// link, not while resuming or leaving.
+  var canSignalMedia: Bool {
+    guard link != nil, case .inSession = lifecycle.state else { return false }
+    return true
+  }
+
+  // MARK: Media events
+
+  /// A tick or a datagram of the current media link.
+  func handleMedia(_ event: MediaLinkEvent) {
+    guard media != nil else { return }
+    switch event {
+    case .tick(let now):
+      var out = takeMediaOutput()
+      let state = store.state
+      let me = media?.me
+      let previews = LocalMedia(
+        video: me.map { subscriptions.hasLiveViews(StreamKey(user: $0, kind: .video)) } ?? false,
+        share: me.map { subscriptions.hasLiveViews(StreamKey(user: $0, kind: .share)) } ?? false)
+      media?.tick(
+        now: now, local: localMedia(in: state), canSignal: canSignalMedia, previews: previews,
+        isPublishing: { Self.isPublishing($0, $1, in: state) }, into: &out)
+      perform(&out)
+    case .datagram(let bytes, let time):
+      receiveDatagram(bytes, at: time)
+    }
+  }
+
+  /// Decodes a datagram and hands it to the media session; a frame it completes goes to the
+  /// stream's views.
+  private func receiveDatagram(_ bytes: [UInt8], at time: Int64) {
+    let datagram: MediaDatagram
+    do {
+      datagram = try MediaDatagram.decode(bytes)
+    } catch {
+      media?.diagnostics.malformedDatagrams += 1
+      return
+    }
+    switch datagram {
+    case .packet(let packet):
+      let state = store.state
+      let received = media?.receive(
+        packet, at: time, isPresent: { state.participants[$0] != nil })
+      if case .frame(let frame)? = received { deliver(frame) }
+    default:
+      receiveControl(datagram, at: time)
+    }
+  }
+
+  /// Sends what the media session asked for, in order: datagrams, signalling, commands,
+  /// callbacks, then the local preview frames.
+  func perform(_ out: inout MediaOutput) {
+    if let mediaLink {
+      for datagram in out.datagrams {
+        mediaLink.send(encode(datagram))
+      }
+    }
+    for request in out.requests { sendMediaRequest(request) }
+    for command in out.commands {
+      let result = perform(command)
+      if result != .success { log(.info, "\(command.name) not sent: \(result.sdkName)") }
+    }
+    for change in out.levels {
+      deliver(
+        .onUserNetworkStatusChanged(change.type, change.level, user: change.user), view: nil)
+    }
+    for frame in out.previews { deliver(frame) }
+    out.clear()
+    mediaOutput = out
+  }
+
+  /// The reusable output buffer, taken so that a call into the SDK from a callback it causes
+  /// gets its own.
+  func takeMediaOutput() -> MediaOutput {
+    var out = MediaOutput()
+    swap(&out, &mediaOutput)
+    return out
+  }
+
+  /// Sends the subscriptions and announcements that changed, at once (not at the next tick).
+  func flushMediaSignalling() {
+    guard media != nil, canSignalMedia else { return }
+    var out = takeMediaOutput()
+    media?.signal(into: &out)
+    perform(&out)
+  }
+
+  /// What the replica says the local user sends.
+  func localMedia(in state: SessionState) -> LocalMedia {
+    guard state.phase == .inSession, let me = state.myselfID,
+      let participant = state.participants[me]
+    else { return LocalMedia() }
+    return LocalMedia(
+      video: participant.isVideoOn,
+      audio: participant.audio.type != .none && !participant.audio.isMuted,
+      share: Self.isSharing(state.shares[me]))
+  }
+
+  /// Whether a user's replica says they send a kind.
+  static func isPublishing(_ user: UserID, _ kind: MediaKind, in state: SessionState) -> Bool {
+    guard let participant = state.participants[user] else { return false }
+    switch kind {
+    case .video: return participant.isVideoOn
+    case .audio: return participant.audio.type != .none && !participant.audio.isMuted
+    case .share: return isSharing(state.shares[user])
+    }
+  }
+
+  private static func isSharing(_ share: ActiveShare?) -> Bool {
+    share?.status == .started || share?.status == .resumed
+  }
+
+  // MARK: Frames
+
+  /// Hands a frame to every view of its stream that is a sink; views found gone are forgotten,
+  /// and the subscription follows.
+  func deliver(_ frame: VideoFrame) {
+    let key = StreamKey(user: frame.user, kind: frame.kind == .share ? .share : .video)
+    guard let viewers = subscriptions.viewers[key] else { return }
+    var sawGone = false
+    for viewer in viewers {
+      if let sink = viewer.sink {
+        sink.onFrameReceived(frame)
+      } else if !viewer.isLive {
+        sawGone = true
+      }
+    }
+    if sawGone, subscriptions.pruneDeadViews(of: key) { syncMediaSubscription(key) }
+  }
+
+  // MARK: Subscriptions
+
+  /// Tells the media session what the views of `key` want now, and sends what changed.
+  func syncMediaSubscription(_ key: StreamKey) {
+    guard let me = media?.me, key.user != me else { return }
+    let lines = subscriptions.maxLines(for: key)
+    if let change = media?.setSubscription(key, maxLines: lines) {
+      deliver(
+        .onUserNetworkStatusChanged(change.type, change.level, user: change.user), view: nil)
+    }
+    flushMediaSignalling()
+  }
+
+  /// The service refused a subscription: the views concerned hear why, and are forgotten.
+  func mediaSubscriptionRefused(
+    publisher: UserID, kind: MediaKind, reason: MediaRefusalReason
+  ) {
+    let key = StreamKey(user: publisher, kind: kind)
+    guard media?.subscriptionRefused(key) == true else { return }
+    let views = subscriptions.removeAll(of: key)
+    log(.info, "subscription to \(publisher)'s \(kind) refused: \(reason)")
+    let failure: SubscribeFailReason =
+      switch reason {
+      case .exceededLimit: .hasSubscribeExceededLimit
+      case .oneShare: .hasSubscribeOneShare
+      case .invalid: .none
+      }
+    for view in views {
+      deliver(.onVideoCanvasSubscribeFail(failure, user: publisher), view: view)
+    }
+  }
+
+  // MARK: Statistics
+
+  /// What a user's stream of `kind` does: the local user's send figures, a remote user's
+  /// receive figures; zero with no media plane.
+  func statistics(of user: UserID, kind: MediaKind) -> QOSStatistics {
+    guard let media else {
+      let me = store.state.myselfID
+      return QOSStatistics(
+        direction: user == me ? .send : .receive, statisticsType: DataType(kind))
+    }
+    if user == media.me { return media.sendStatistics(kind) }
+    return media.receiveStatistics(StreamKey(user: user, kind: kind))
+  }
+
+  /// The session's figures for `kind`; zero with no media plane.
+  func sessionStatistics(_ kind: MediaKind) -> SessionStatisticInfo {
+    media?.sessionStatistics(kind) ?? SessionStatisticInfo()
+  }
+
+  /// The media diagnostics of every session so far.
+  var mediaDiagnostics: MediaDiagnostics {
+    retiredMediaDiagnostics + (media?.diagnostics ?? MediaDiagnostics())
+  }
+
+  /// The current session's media figures, or the last session's.
+  var mediaFigures: MediaFigures {
+    media?.figures() ?? retiredMediaFigures
+  }
+
+  // MARK: Talking
+
+  /// `simulateTalking`: with a media plane it sets the talking model's state, which reports
+  /// itself; without, it reports at once.
+  func simulateTalking(_ talking: Bool) -> VideoSDKError {
+    guard media != nil else { return perform(.reportTalking(talking)) }
+    guard configuration != nil else { return .uninitialize }
+    guard link != nil, store.state.myselfID != nil else { return .notInSession }
+    media?.setTalking(talking)
+    return .success
+  }
+}
