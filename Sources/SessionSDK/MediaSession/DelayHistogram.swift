@@ -10,7 +10,7 @@ package struct DelayHistogram: Sendable, Hashable {
   /// Buckets per power of two.
   static let subBuckets = 16
   /// The number of buckets: exact below 32 µs, then 16 per power of two up to 2⁴³ µs.
-  static let bucketCount = 16 * 37 + 32
+  static let bucketCount = 16 * 40
 
   private(set) var counts = [UInt64](repeating: 0, count: DelayHistogram.bucketCount)
   /// How many delays were recorded.
@@ -72,7 +72,8 @@ package struct DelayHistogram: Sendable, Hashable {
     var seen: UInt64 = 0
     for (index, value) in counts.enumerated() {
       seen += value
-      if seen >= rank { return min(Self.upperEdge(of: index), maximum) }
+      guard seen >= rank else { continue }
+      return index == counts.count - 1 ? maximum : min(Self.upperEdge(of: index), maximum)
     }
     return maximum
   }
