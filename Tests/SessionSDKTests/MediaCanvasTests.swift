@@ -1,7 +1,8 @@
 import SessionCore
-@testable import SessionSDK
 import SessionTransport
 import Testing
+
+@testable import SessionSDK
 
 /// Canvases on the media plane: subscriptions follow the live views, frames reach sinks, the
 /// local limits and the service's refusals.
@@ -47,7 +48,8 @@ import Testing
 
   @Test func aFrameRendersOnlyWhenEveryPacketArrived() throws {
     let sink = FrameSink()
-    try videoCanvas(of: grace.id).subscribe(with: sink, aspectMode: .letterBox, andResolution: .auto)
+    try videoCanvas(of: grace.id).subscribe(
+      with: sink, aspectMode: .letterBox, andResolution: .auto)
     let key = try graceLayer(2, to: 10_000)
     #expect(key.count > 1)
     for packet in key.dropLast() { ada.link.deliver(packet.encode(), at: 1_000) }
@@ -111,7 +113,8 @@ import Testing
 
   @Test func aViewThatIsNoSinkStillSubscribes() throws {
     let view = NSObjectStandIn()
-    try videoCanvas(of: grace.id).subscribe(with: view, aspectMode: .letterBox, andResolution: .auto)
+    try videoCanvas(of: grace.id).subscribe(
+      with: view, aspectMode: .letterBox, andResolution: .auto)
     #expect(ada.requests() == [.subscribe(publisher: grace.id, kind: .video, maxLines: 0)])
     for packet in try graceLayer(0, to: 100_000) {
       ada.link.deliver(packet.encode(), at: packet.sendTime)
@@ -123,18 +126,21 @@ import Testing
     let canvas = try videoCanvas(of: grace.id)
     let views = (0..<26).map { _ in FrameSink() }
     for view in views.prefix(25) {
-      #expect(canvas.subscribe(with: view, aspectMode: .letterBox, andResolution: .auto) == .success)
+      #expect(
+        canvas.subscribe(with: view, aspectMode: .letterBox, andResolution: .auto) == .success)
     }
     #expect(ada.requests().count == 1)
     _ = ada.log.take()
     #expect(
       canvas.subscribe(with: views[25], aspectMode: .letterBox, andResolution: .auto)
         == .sessionVideoError)
-    #expect(ada.log.take() == [.onVideoCanvasSubscribeFail(.hasSubscribeExceededLimit, user: grace.id)])
+    #expect(
+      ada.log.take() == [.onVideoCanvasSubscribeFail(.hasSubscribeExceededLimit, user: grace.id)])
     #expect(ada.requests().isEmpty)
     // One view fewer: the 26th fits.
     canvas.unSubscribe(with: views[0])
-    #expect(canvas.subscribe(with: views[25], aspectMode: .letterBox, andResolution: .auto) == .success)
+    #expect(
+      canvas.subscribe(with: views[25], aspectMode: .letterBox, andResolution: .auto) == .success)
     #expect(ada.log.take().isEmpty)
   }
 
@@ -147,7 +153,8 @@ import Testing
     let alanShare = try #require(ada.user(alan.id)?.getShareActionList()?.first?.getShareCanvas())
     let first = FrameSink()
     let second = FrameSink()
-    #expect(graceShare.subscribe(with: first, aspectMode: .letterBox, andResolution: .auto) == .success)
+    #expect(
+      graceShare.subscribe(with: first, aspectMode: .letterBox, andResolution: .auto) == .success)
     #expect(ada.requests() == [.subscribe(publisher: grace.id, kind: .share, maxLines: 0)])
     _ = ada.log.take()
     #expect(
@@ -156,9 +163,11 @@ import Testing
     #expect(ada.log.take() == [.onVideoCanvasSubscribeFail(.hasSubscribeOneShare, user: alan.id)])
     #expect(ada.requests().isEmpty)
     // The same share in a second view is fine; the view showing it may switch shares.
-    #expect(graceShare.subscribe(with: second, aspectMode: .letterBox, andResolution: .auto) == .success)
+    #expect(
+      graceShare.subscribe(with: second, aspectMode: .letterBox, andResolution: .auto) == .success)
     #expect(graceShare.unSubscribe(with: second) == .success)
-    #expect(alanShare.subscribe(with: first, aspectMode: .letterBox, andResolution: .auto) == .success)
+    #expect(
+      alanShare.subscribe(with: first, aspectMode: .letterBox, andResolution: .auto) == .success)
     #expect(
       ada.requests() == [
         .unsubscribe(publisher: grace.id, kind: .share),
@@ -175,11 +184,13 @@ import Testing
     canvas.subscribe(with: two, aspectMode: .letterBox, andResolution: .auto)
     _ = ada.requests()
     _ = ada.log.take()
-    service.notify(ada.id, .subscribeRefused(publisher: grace.id, kind: .video, reason: .exceededLimit))
+    service.notify(
+      ada.id, .subscribeRefused(publisher: grace.id, kind: .video, reason: .exceededLimit))
     #expect(
-      ada.log.take() == Array(
-        repeating: .onVideoCanvasSubscribeFail(.hasSubscribeExceededLimit, user: grace.id),
-        count: 2))
+      ada.log.take()
+        == Array(
+          repeating: .onVideoCanvasSubscribeFail(.hasSubscribeExceededLimit, user: grace.id),
+          count: 2))
     #expect(ada.sdk.videoSubscriptionCount == 0)
     #expect(ada.requests().isEmpty, "nothing to undo: the service made no subscription")
     for packet in try graceLayer(0, to: 40_000) {

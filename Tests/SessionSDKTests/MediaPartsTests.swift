@@ -1,7 +1,8 @@
 import SessionCore
-@testable import SessionSDK
 import SessionTransport
 import Testing
+
+@testable import SessionSDK
 
 /// The media plane's parts, one by one: sequence numbers, frame assembly, loss windows, delay
 /// histograms, the ping probe and the network-quality hysteresis.
@@ -296,5 +297,18 @@ import Testing
     #expect(heights(.resolution90) == [90])
     #expect(MediaSettings(resolution: .auto, frameRate: 0, seed: 0) == nil)
     #expect(MediaSettings(resolution: .auto, frameRate: 61, seed: 0) == nil)
+  }
+}
+
+extension MediaPartsTests {
+  @Test func aHistogramMinusAnEarlierCopyHoldsWhatCameSince() {
+    var histogram = DelayHistogram()
+    for _ in 0..<100 { histogram.record(1_000) }
+    let earlier = histogram
+    for _ in 0..<10 { histogram.record(50_000) }
+    let recent = histogram.subtracting(earlier)
+    #expect(recent.count == 10)
+    #expect(recent.percentile(0.5) >= 50_000 && recent.percentile(0.5) < 53_500)
+    #expect(earlier.subtracting(histogram).count == 0)
   }
 }

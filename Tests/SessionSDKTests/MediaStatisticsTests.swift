@@ -1,7 +1,8 @@
 import SessionCore
-@testable import SessionSDK
 import SessionTransport
 import Testing
+
+@testable import SessionSDK
 
 /// Statistics and network quality under injected loss and delay, in virtual time.
 @MainActor
@@ -20,7 +21,8 @@ import Testing
 
   func subscribe(_ resolution: VideoResolution = .auto) throws {
     let canvas = try #require(ada.user(grace.id)?.getVideoCanvas())
-    #expect(canvas.subscribe(with: view, aspectMode: .letterBox, andResolution: resolution) == .success)
+    #expect(
+      canvas.subscribe(with: view, aspectMode: .letterBox, andResolution: resolution) == .success)
   }
 
   /// Runs Ada from `start` to `end`: every 10 ms the datagrams due arrive, then a tick; her
@@ -72,7 +74,9 @@ import Testing
     #expect(statistics.direction == .receive && statistics.statisticsType == .video)
     #expect((85...115).contains(statistics.averageLoss), "\(statistics.averageLoss)‰")
     #expect(statistics.maximumLoss >= statistics.averageLoss)
-    let total = Double(statistics.packetsLost) / Double(statistics.packetsLost + statistics.packetsTransferred)
+    let total =
+      Double(statistics.packetsLost)
+      / Double(statistics.packetsLost + statistics.packetsTransferred)
     #expect(abs(total - 0.10) <= 0.015, "\(total)")
     #expect(statistics.width == 1_280 && statistics.height == 720)
     #expect(statistics.fps > 0 && statistics.fps < 30, "frames missing a packet do not render")
@@ -85,7 +89,10 @@ import Testing
     let lost = reports.dropFirst().reduce(0) { $0 + Int($1.packetsLost) }
     let received = reports.dropFirst().reduce(0) { $0 + Int($1.packetsReceived) }
     #expect(abs(Double(lost) / Double(lost + received) - 0.10) <= 0.015)
-    #expect(reports.allSatisfy { $0.subscriber == ada.id && $0.stream == StreamID(user: grace.id, kind: .video) })
+    #expect(
+      reports.allSatisfy {
+        $0.subscriber == ada.id && $0.stream == StreamID(user: grace.id, kind: .video)
+      })
     // And the session's figures.
     let session = try #require(ada.sdk.getSession()?.getSessionVideoStatisticInfo())
     #expect(session.recvLatency == 30)
@@ -97,9 +104,11 @@ import Testing
     try subscribe()
     run(try graceStream(to: 6_000_000, delay: 30_000), to: 6_000_000)
     let statistics = try #require(ada.user(grace.id)?.getVideoStatisticInfo())
-    #expect(statistics.averageLoss == 0 && statistics.maximumLoss == 0 && statistics.packetsLost == 0)
+    #expect(
+      statistics.averageLoss == 0 && statistics.maximumLoss == 0 && statistics.packetsLost == 0)
     #expect(statistics.fps == 30)
-    #expect(abs(statistics.bps - 1_550_000) < 200_000, "\(statistics.bps) bps: 1.5 Mbps and headers")
+    #expect(
+      abs(statistics.bps - 1_550_000) < 200_000, "\(statistics.bps) bps: 1.5 Mbps and headers")
     #expect(ada.networkChanges() == [.onUserNetworkStatusChanged(.video, .good, user: grace.id)])
   }
 
@@ -156,7 +165,8 @@ import Testing
     #expect(ada.networkChanges() == [.onUserNetworkStatusChanged(.video, .good, user: grace.id)])
     // A partition: Grace's camera is on, nothing arrives.
     run([], from: 4_000_000, to: 8_000_000) { _ in false }
-    #expect(ada.networkChanges().contains(.onUserNetworkStatusChanged(.video, .bad, user: grace.id)))
+    #expect(
+      ada.networkChanges().contains(.onUserNetworkStatusChanged(.video, .bad, user: grace.id)))
     #expect(ada.sdk.mediaFigures.streams.first?.isFrozen == true)
     run(stream.filter { $0.time >= 8_000_000 }, from: 8_000_000, to: 14_000_000)
     #expect(ada.networkChanges().last == .onUserNetworkStatusChanged(.video, .good, user: grace.id))
@@ -183,14 +193,17 @@ import Testing
     _ = ada.networkChanges()
     try #require(ada.user(grace.id)?.getVideoCanvas()).unSubscribe(with: view)
     #expect(ada.networkChanges() == [.onUserNetworkStatusChanged(.video, .none, user: grace.id)])
-    #expect(ada.user(grace.id)?.getVideoStatisticInfo() == QOSStatistics(direction: .receive, statisticsType: .video))
+    #expect(
+      ada.user(grace.id)?.getVideoStatisticInfo()
+        == QOSStatistics(direction: .receive, statisticsType: .video))
   }
 
   @Test func theSendSideFollowsThePingsAndReportsTheOverallLevel() throws {
     #expect(grace.sdk.getVideoHelper().startVideo() == .success)
     let adaVideo = try #require(ada.sdk.getVideoHelper().startVideo() == .success ? ada : nil)
     run([], to: 5_000_000)
-    #expect(adaVideo.networkChanges().contains(.onUserNetworkStatusChanged(.video, .good, user: ada.id)))
+    #expect(
+      adaVideo.networkChanges().contains(.onUserNetworkStatusChanged(.video, .good, user: ada.id)))
     #expect(service.qualityReports[ada.id] == [.good])
     #expect(ada.myself?.getOverallNetworkLevel() == .good)
     let sending = try #require(ada.myself?.getVideoStatisticInfo())

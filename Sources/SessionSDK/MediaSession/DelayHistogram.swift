@@ -61,6 +61,23 @@ package struct DelayHistogram: Sendable, Hashable {
     maximum = max(maximum, other.maximum)
   }
 
+  /// The delays recorded since `earlier`, a copy of this histogram taken before (for the last
+  /// seconds of a run); counts that went down are 0. The maximum stays this histogram's.
+  ///
+  /// - Parameter earlier: The same histogram, earlier.
+  /// - Returns: The difference.
+  package func subtracting(_ earlier: DelayHistogram) -> DelayHistogram {
+    var difference = self
+    for index in counts.indices {
+      difference.counts[index] =
+        counts[index] >= earlier.counts[index]
+        ? counts[index] - earlier.counts[index] : 0
+    }
+    difference.count = difference.counts.reduce(0, &+)
+    difference.sum = sum >= earlier.sum ? sum - earlier.sum : 0
+    return difference
+  }
+
   /// The delay below which `fraction` of the delays lie, µs; 0 when empty.
   ///
   /// - Parameter fraction: 0...1 (0.5 for the median, 0.99 for p99); clamped.
