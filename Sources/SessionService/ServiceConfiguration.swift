@@ -17,8 +17,9 @@ public struct ServiceConfiguration: Sendable {
   /// How long (milliseconds) a member whose connection dropped keeps their place, waiting for
   /// a resume. Default 10 s; 0 removes them at once.
   public var reconnectGrace: Int64
-  /// Seed of the generator for resume tokens and session ids: the service draws no other
-  /// randomness.
+  /// Seed of the generators for resume tokens and session ids: the service draws no other
+  /// randomness. (The tokens a resume hands out come from a second generator derived from it,
+  /// so that resumes do not move the session ids of a deterministic run.)
   ///
   /// > Important: A service that restarts must not start from the seed it had: its session ids
   /// > and resume tokens would come back, and a member of the old incarnation resuming could
@@ -31,6 +32,9 @@ public struct ServiceConfiguration: Sendable {
   /// so that every join and resume gets its snapshot; with the default limits that is more
   /// than ``SessionLimits/maxUsers``.
   public var maxFrameSize = WireProtocol.defaultMaxFrameSize
+  /// The media router of each session: subscription limits, downlink estimate bounds,
+  /// key-frame request pacing, how many talkers each member hears.
+  public var media = MediaRouter.Configuration()
 
   /// Creates a configuration.
   public init(

@@ -51,12 +51,15 @@ final class ServiceSession {
   private(set) var stamp: UInt64 = 0
   /// The stamp of each chat message still in the state.
   var messageStamps: [String: UInt64] = [:]
+  /// The session's media plane: its router and its members' endpoints.
+  var media: SessionMedia
 
   init(
     key: String, name: String, id: String, number: UInt64, idleTimeout: Int64,
-    chatHistoryLimit: Int
+    chatHistoryLimit: Int, media: MediaRouter.Configuration = MediaRouter.Configuration()
   ) {
     self.key = key
+    self.media = SessionMedia(configuration: media)
     self.fanOutID = number
     self.state = .serviceView(
       sessionName: name, sessionID: id, chatHistoryLimit: chatHistoryLimit)
@@ -131,6 +134,15 @@ final class ServiceSession {
     } else {
       cachedFanOut = nil
     }
+  }
+
+  /// Gives a member a new resume token (a resume does); returns the old one.
+  func rotateToken(of user: UserID, to token: UInt64) -> UInt64? {
+    guard var member = members[user] else { return nil }
+    let old = member.resumeToken
+    member.resumeToken = token
+    members[user] = member
+    return old
   }
 
   /// Stamps a new chat message.

@@ -98,7 +98,7 @@ extension SessionService {
         number: nextSessionNumber,
         idleTimeout: Self.idleTimeout(
           minutes: request.idleTimeoutMinutes, default: configuration.defaultIdleTimeout),
-        chatHistoryLimit: configuration.limits.maxChatHistory)
+        chatHistoryLimit: configuration.limits.maxChatHistory, media: configuration.media)
       session.password = offered
       session.sessionKey = token.sessionKey
       sessions[key] = session
@@ -123,6 +123,7 @@ extension SessionService {
     // Existing members hear of the joiner first; the joiner's snapshot then includes them.
     emit([.usersJoined([participant])], in: session)
     session.add(id, ServiceSession.Member(roleType: token.roleType, resumeToken: resumeToken))
+    mediaMemberJoined(participant, token: resumeToken, in: session)
     session.connect(id, on: connection)
     connections[connection]?.stage = .member(sessionKey: key, user: id)
     updateIdle(session, now: now)
@@ -154,10 +155,14 @@ extension SessionService {
     }
     session.connect(request.user, on: connection)
     connections[connection]?.stage = .member(sessionKey: session.key, user: request.user)
+    // A token is good for one resume: the next one, and media binds, need the new token.
+    let token = resumeRandom.next()
+    _ = session.rotateToken(of: request.user, to: token)
+    mediaTokenRotated(from: member.resumeToken, to: token, of: request.user, in: session)
     send(
       .joined(
         session.state.snapshot(for: request.user, sequence: session.sequence),
-        resumeToken: member.resumeToken),
+        resumeToken: token),
       to: connection)
   }
 
@@ -168,6 +173,7 @@ extension SessionService {
   func removeMember(_ user: UserID, from session: ServiceSession, reason: LeaveReason?, now: Int64)
   {
     guard let member = session.remove(user) else { return }
+    mediaMemberLeft(user, token: member.resumeToken, in: session)
     if let connection = member.connection {
       connections[connection]?.stage = .idle
       if let reason { send(.left(reason), to: connection) }
@@ -207,6 +213,7 @@ extension SessionService {
 
   /// Forgets a session: its name and id are free again.
   private func discard(_ session: ServiceSession) {
+    mediaSessionEnded(session)
     if sessions[session.key] === session { sessions.removeValue(forKey: session.key) }
     sessionsByID.removeValue(forKey: session.state.sessionID ?? "")
   }

@@ -1,7 +1,8 @@
 import SessionCore
 import SessionTransport
 
-/// The authoritative session service: admission, rules, ordering. Sans-IO.
+/// The authoritative session service: admission, rules, ordering, and the media plane (it is
+/// also the ``MediaHost`` of its sessions: `SessionService+Media.swift`). Sans-IO.
 ///
 /// Messages come in through ``receive(_:from:now:)``, connections open and close through
 /// ``connectionOpened(_:now:)`` and ``connectionClosed(_:now:)``, and time moves only through the
@@ -40,6 +41,18 @@ public final class SessionService: SessionHost {
   /// The live sessions by session id, for resumes.
   var sessionsByID: [String: ServiceSession] = [:]
   var random: SplitMix64
+  /// Draws the resume tokens a resume hands out.
+  var resumeRandom: SplitMix64
+  /// Where media datagrams go (``attachMedia(output:)``).
+  var mediaOutput: (MediaHostOutput) -> Void = { _ in }
+  /// The member each bound media endpoint belongs to.
+  var mediaEndpoints: [MediaEndpointID: MediaBinding] = [:]
+  /// The member each current resume token belongs to, for binds (user ids repeat across
+  /// sessions; tokens do not).
+  var mediaTokens: [UInt64: MediaBinding] = [:]
+  /// What the media plane did: datagrams received, packets forwarded, drops by reason (see
+  /// ``MediaPlaneStatistics``).
+  public internal(set) var mediaStatistics = MediaPlaneStatistics()
   var nextJoinOrder: UInt64 = 0
   var nextSessionNumber: UInt64 = 0
 
@@ -59,6 +72,8 @@ public final class SessionService: SessionHost {
     self.verifier = TokenVerifier(
       credentials: configuration.credentials, limits: configuration.tokenLimits)
     self.random = SplitMix64(seed: configuration.seed)
+    var derived = SplitMix64(seed: configuration.seed ^ 0x6D65_6469_6121_7265)
+    self.resumeRandom = SplitMix64(seed: derived.next())
     let budget = SnapshotBudget(
       limits: configuration.limits, maxUserKeyBytes: configuration.tokenLimits.maxUserKeyBytes,
       maxSessionIDBytes: Self.maxSessionIDBytes)
@@ -109,8 +124,8 @@ public final class SessionService: SessionHost {
         return
       }
       run(command, id: id, by: user, in: session, connection: connection, now: now)
-    case .media:
-      break  // The media plane comes with the service's MediaHost conformance.
+    case .media(let request):
+      handleMediaRequest(request, from: connection)
     }
   }
 
@@ -213,6 +228,13 @@ public final class SessionService: SessionHost {
       }
       session.sequence += 1
       applied += 1
+      switch event {
+      case .videoStatusChanged(let user, _), .audioStatusChanged(let user, _, _),
+        .shareStatusChanged(let user, _, _):
+        mediaStatusChanged(of: user, in: session)
+      default:
+        break
+      }
     }
     guard applied > 0 else { return }
     let batch = applied == events.count ? events : Array(events.prefix(applied))

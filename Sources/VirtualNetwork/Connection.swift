@@ -52,14 +52,17 @@ struct ReliableMessage {
   let sentAt: Int64
 }
 
-/// A datagram on the lossy channel.
+/// A datagram on the lossy channel; a `nil` end is the service's node.
 struct Datagram {
   let from: VirtualPeer?
   let to: VirtualPeer?
-  let fromName: String
-  let toName: String
   let bytes: [UInt8]
   let sentAt: Int64
+
+  /// The sender's name (for traces and reports; the hot path never builds it).
+  var fromName: String { from?.name ?? VirtualNetwork.serviceNode }
+  /// The receiver's name.
+  var toName: String { to?.name ?? VirtualNetwork.serviceNode }
 }
 
 /// One connection between a link and the host: both ends' state and its channel's FIFO.

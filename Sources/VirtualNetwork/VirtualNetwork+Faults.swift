@@ -30,6 +30,7 @@ extension VirtualNetwork {
   ///   - oneWay: Whether only messages from A to B are blocked.
   public func partition(_ groupA: Set<String>, _ groupB: Set<String>, oneWay: Bool = false) {
     partitions.append(Partition(a: groupA, b: groupB, oneWay: oneWay))
+    refreshPartitionFlags()
     trace(
       .fault("partition"), from: groupA.sorted().joined(separator: ","),
       to: groupB.sorted().joined(separator: ","), connection: nil,
@@ -39,6 +40,7 @@ extension VirtualNetwork {
   /// Removes every partition and hold; held messages go on their way, in order.
   public func heal() {
     partitions.removeAll()
+    refreshPartitionFlags()
     for (peer, direction) in heldLanes { peer.lane(direction).isHeld = false }
     heldLanes.removeAll()
     trace(.fault("heal"), from: Self.serviceNode, to: Self.serviceNode, connection: nil, "heal")
@@ -75,9 +77,9 @@ extension VirtualNetwork {
     releaseHeld()
   }
 
-  /// Kills a peer's node: no goodbye; nothing more is sent or delivered on its links, whose
-  /// handlers are let go of without an event, and its timers stop. Messages already on the
-  /// wire from it still arrive. The service finds out by its heartbeat timeout.
+  /// Kills a peer's node: no goodbye; nothing more is sent or delivered on its links and media
+  /// links, whose handlers are let go of without an event, and its timers and ticks stop.
+  /// Messages already on the wire from it still arrive. The service finds out by its heartbeat timeout.
   /// ``VirtualPeer/restart()`` brings the node back.
   ///
   /// - Parameter name: The peer's name.
@@ -90,6 +92,8 @@ extension VirtualNetwork {
     for serial in peer.links.keys.sorted() {
       peer.links[serial]?.end()
     }
+    for link in peer.mediaLinks { link.end() }
+    peer.waitingMediaTicks.removeAll()
     for event in peer.waitingDeliveries {
       if case .reliable = event { peer.downlink.counters.dropped += 1 }
     }
@@ -97,7 +101,8 @@ extension VirtualNetwork {
     peer.waitingTimers.removeAll()
   }
 
-  /// Pauses a peer's node (a stopped process): deliveries to it and its links' timers wait.
+  /// Pauses a peer's node (a stopped process): deliveries to it (datagrams too), its links'
+  /// timers and its media links' ticks wait.
   ///
   /// - Parameter name: The peer's name.
   public func pause(peer name: String) {
@@ -108,7 +113,8 @@ extension VirtualNetwork {
   }
 
   /// Resumes a paused node: what waited arrives now, in order, then the timers that came due
-  /// meanwhile fire (so a link judges its silence after reading what waited).
+  /// meanwhile fire (so a link judges its silence after reading what waited), then the media
+  /// links tick.
   ///
   /// - Parameter name: The peer's name.
   public func resume(peer name: String) {
@@ -118,10 +124,13 @@ extension VirtualNetwork {
     trace(.fault("resume"), from: name, to: name, connection: nil, "resume")
     let deliveries = peer.waitingDeliveries
     let timers = peer.waitingTimers
+    let ticks = peer.waitingMediaTicks
     peer.waitingDeliveries.removeAll()
     peer.waitingTimers.removeAll()
+    peer.waitingMediaTicks.removeAll()
     for event in deliveries { schedule(event, at: now) }
     for link in timers { schedule(.linkTimer(link), at: now) }
+    for link in ticks { schedule(.mediaTick(link), at: now) }
   }
 
   /// Sets how far a peer's clock (``VirtualPeer/clock``) is off the network's, in

@@ -80,10 +80,23 @@ extension VirtualNetwork {
   /// Whether a partition or hold blocks this direction of a peer's link to the service.
   func isBlocked(_ peer: VirtualPeer, _ direction: LinkDirection) -> Bool {
     if peer.lane(direction).isHeld { return true }
-    guard !partitions.isEmpty else { return false }
-    return direction == .uplink
-      ? isPartitioned(from: peer.name, to: Self.serviceNode)
-      : isPartitioned(from: Self.serviceNode, to: peer.name)
+    return direction == .uplink ? peer.isCutFromService : peer.isCutToService
+  }
+
+  /// Works out again, for every peer, whether the partitions cut it from the service (each
+  /// way), so that a send checks two flags rather than sets of names.
+  func refreshPartitionFlags() {
+    for peer in peerOrder { refreshPartitionFlags(of: peer) }
+  }
+
+  func refreshPartitionFlags(of peer: VirtualPeer) {
+    guard !partitions.isEmpty else {
+      peer.isCutFromService = false
+      peer.isCutToService = false
+      return
+    }
+    peer.isCutFromService = isPartitioned(from: peer.name, to: Self.serviceNode)
+    peer.isCutToService = isPartitioned(from: Self.serviceNode, to: peer.name)
   }
 
   func isPartitioned(from: String, to: String) -> Bool {

@@ -11,6 +11,8 @@ enum PendingEvent {
   case hostClosed(Connection, incarnation: UInt64)
   /// A link's heartbeat timer.
   case linkTimer(VirtualLink)
+  /// A media link's tick.
+  case mediaTick(VirtualMediaLink)
   /// The host's periodic tick.
   case hostTick(incarnation: UInt64)
   /// A runner's action.
@@ -21,7 +23,7 @@ enum PendingEvent {
   var isInFlight: Bool {
     switch self {
     case .reliable, .datagram, .hostClosed: true
-    case .linkTimer, .hostTick, .action: false
+    case .linkTimer, .mediaTick, .hostTick, .action: false
     }
   }
 }
@@ -71,6 +73,14 @@ public final class VirtualNetwork {
   var peerOrder: [VirtualPeer] = []
   var serviceEndpoint: DatagramEndpoint?
 
+  // The media plane.
+  /// The media host attached to the current host incarnation, if any.
+  var mediaHost: (any MediaHost)?
+  /// Outputs of the media host naming an endpoint no peer has.
+  var unknownMediaEndpoints = 0
+  /// Microseconds between a media link's ticks.
+  let mediaTickInterval: Int64
+
   // Faults.
   struct Partition {
     var a: Set<String>
@@ -102,6 +112,7 @@ public final class VirtualNetwork {
     heartbeatInterval = Micro.multiply(max(0, configuration.heartbeatInterval), 1_000)
     heartbeatTimeout = Micro.multiply(max(0, configuration.heartbeatTimeout), 1_000)
     retransmissionTimeout = Micro.multiply(max(1, configuration.retransmissionTimeout), 1_000)
+    mediaTickInterval = Micro.multiply(max(1, configuration.mediaTickInterval), 1_000)
   }
 
   /// What the host's clock reads: ``VirtualNetworkConfiguration/epochMilliseconds`` plus
@@ -121,6 +132,7 @@ public final class VirtualNetwork {
     guard !isFinished else { return }
     if self.host != nil { killHost() }
     hostIncarnation &+= 1
+    mediaHost = nil
     let incarnation = hostIncarnation
     self.host = host
     host.attach { [weak self] output in
@@ -140,6 +152,7 @@ public final class VirtualNetwork {
     guard host != nil else { return }
     host = nil
     hostIncarnation &+= 1
+    mediaHost = nil
     trace(
       .fault("killHost"), from: Self.serviceNode, to: Self.serviceNode, connection: nil,
       "host killed")
@@ -168,6 +181,7 @@ public final class VirtualNetwork {
       behavior: configuration.defaultBehavior)
     peers[name] = peer
     peerOrder.append(peer)
+    refreshPartitionFlags(of: peer)
     return peer
   }
 
@@ -284,6 +298,7 @@ public final class VirtualNetwork {
     for peer in peerOrder {
       peer.waitingDeliveries.removeAll()
       peer.waitingTimers.removeAll()
+      peer.waitingMediaTicks.removeAll()
     }
     return found.sorted {
       $0.message.sentAt != $1.message.sentAt
@@ -307,7 +322,7 @@ public final class VirtualNetwork {
         from: datagram.fromName, to: datagram.toName, channel: .datagram, state: state,
         connection: nil, summary: "datagram (\(datagram.bytes.count) bytes)",
         sentAt: datagram.sentAt)
-    case .hostClosed, .linkTimer, .hostTick, .action:
+    case .hostClosed, .linkTimer, .mediaTick, .hostTick, .action:
       return nil
     }
   }
@@ -338,6 +353,8 @@ public final class VirtualNetwork {
         return
       }
       linkTimerFired(link)
+    case .mediaTick(let link):
+      mediaTickFired(link)
     case .hostTick(let incarnation):
       guard incarnation == hostIncarnation, let host else { return }
       host.tick(now: nowMilliseconds)

@@ -3,7 +3,7 @@
 /// Times are milliseconds of virtual time. Bad values never trap: a host tick interval below
 /// 1 counts as 1; a heartbeat interval at or below 0 turns the links' heartbeats off, and a
 /// heartbeat timeout at or below 0 turns their silence check off; a retransmission timeout
-/// below 1 counts as 1.
+/// and a media tick interval below 1 count as 1.
 ///
 /// A value; `Sendable`.
 public struct VirtualNetworkConfiguration: Sendable, Hashable {
@@ -25,6 +25,8 @@ public struct VirtualNetworkConfiguration: Sendable, Hashable {
   /// default: sizes are then computed only where a bandwidth limit needs them (and counted
   /// there). Datagrams always count their bytes.
   public var countsMessageBytes: Bool = false
+  /// How often a started media link (``VirtualMediaLink``) ticks, in milliseconds. Default 10.
+  public var mediaTickInterval: Int64 = 10
 
   /// Creates a configuration.
   ///
@@ -36,6 +38,7 @@ public struct VirtualNetworkConfiguration: Sendable, Hashable {
   ///   - retransmissionTimeout: The least retransmission timeout, in milliseconds.
   ///   - defaultBehavior: Every peer's behaviour in both directions.
   ///   - countsMessageBytes: Whether reliable messages are always sized for the statistics.
+  ///   - mediaTickInterval: Milliseconds between a media link's ticks; below 1 counts as 1.
   public init(
     epochMilliseconds: Int64 = 1_767_225_600_000,
     hostTickInterval: Int64 = 100,
@@ -43,7 +46,8 @@ public struct VirtualNetworkConfiguration: Sendable, Hashable {
     heartbeatTimeout: Int64 = 15_000,
     retransmissionTimeout: Int64 = 200,
     defaultBehavior: LinkBehavior = .ideal,
-    countsMessageBytes: Bool = false
+    countsMessageBytes: Bool = false,
+    mediaTickInterval: Int64 = 10
   ) {
     self.epochMilliseconds = epochMilliseconds
     self.hostTickInterval = hostTickInterval
@@ -52,5 +56,6 @@ public struct VirtualNetworkConfiguration: Sendable, Hashable {
     self.retransmissionTimeout = retransmissionTimeout
     self.defaultBehavior = defaultBehavior
     self.countsMessageBytes = countsMessageBytes
+    self.mediaTickInterval = mediaTickInterval
   }
 }

@@ -2,9 +2,9 @@ import SessionTransport
 
 /// A node of a ``VirtualNetwork`` other than the service: the machine an SDK instance runs on.
 ///
-/// It makes the instance's links (give it as `InitParams.transport`), reads its skewed clock
-/// (give ``clock`` as `InitParams.clock`), and can die, pause and come back through the
-/// network's faults.
+/// It makes the instance's links (give it as `InitParams.transport`) and media links (give it
+/// as `InitParams.media`; see ``VirtualMediaLink``), reads its skewed clock (give ``clock`` as
+/// `InitParams.clock`), and can die, pause and come back through the network's faults.
 ///
 /// > Important: Confined to its network's isolation domain. Not `Sendable`.
 public final class VirtualPeer: SessionLinkFactory {
@@ -29,6 +29,18 @@ public final class VirtualPeer: SessionLinkFactory {
   var waitingTimers: [VirtualLink] = []
   /// The node's datagram endpoint, once asked for.
   var endpoint: DatagramEndpoint?
+  /// Whether the partitions cut this node off from the service (its datagrams and uplink
+  /// messages), and the service off from it (downlink): kept by the network as partitions
+  /// change, so that sends need not look names up.
+  var isCutFromService = false
+  var isCutToService = false
+  /// The arrival time of the last datagram to the service, and from it: the FIFO bound of
+  /// the lossy channel between this node and the service.
+  var lastDatagramArrival: (toService: Int64, fromService: Int64) = (0, 0)
+  /// The started media links, in the order they started.
+  var mediaLinks: [VirtualMediaLink] = []
+  /// The media links whose tick came due while paused.
+  var waitingMediaTicks: [VirtualMediaLink] = []
 
   init(name: String, index: Int, network: VirtualNetwork, behavior: LinkBehavior) {
     self.name = name

@@ -69,6 +69,20 @@ final class HostTap: SessionHost, @unchecked Sendable {
   }
 
   func tick(now: Int64) { service.tick(now: now) }
+}
+
+/// The media plane passes straight through: the tap records nothing of it.
+extension HostTap: MediaHost {
+  func attachMedia(output: @escaping (MediaHostOutput) -> Void) {
+    service.attachMedia(output: output)
+  }
+
+  func receiveDatagram(_ bytes: [UInt8], from endpoint: MediaEndpointID, now: Int64) {
+    service.receiveDatagram(bytes, from: endpoint, now: now)
+  }
+}
+
+extension HostTap {
 
   /// The chat ids each peer's current connection must have delivered, for connections that
   /// are still open.

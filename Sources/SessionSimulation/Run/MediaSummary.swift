@@ -70,6 +70,8 @@ public struct MediaSummary: Sendable, Hashable, Codable {
   public var forwardedPackets: UInt64
   /// Datagrams the service dropped (malformed, unbound, spoofed, not sending…).
   public var droppedDatagrams: UInt64
+  /// The same, by reason (only reasons that occurred).
+  public var droppedByReason: [String: UInt64] = [:]
 
   /// Creates a summary.
   ///
@@ -134,7 +136,12 @@ public struct MediaSummary: Sendable, Hashable, Codable {
     lines.append(
       "total: \(received)/\(expected) tracks, one-way delay p50 \(number(delayP50Ms)) ms, "
         + "p99 \(number(delayP99Ms)) ms; service forwarded \(forwardedPackets) packets, "
-        + "dropped \(droppedDatagrams) datagrams")
+        + "dropped \(droppedDatagrams) datagrams"
+        + (droppedByReason.isEmpty
+          ? ""
+          : " ("
+            + droppedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            .joined(separator: ", ") + ")"))
     return lines
   }
 

@@ -65,7 +65,7 @@ public struct RunReport: Sendable, Hashable, Codable {
   /// The command that replays this run.
   public var replayCommand: String
   /// What the media did, when the run had a media plane.
-  public var media: MediaSummary? = nil
+  public var media: MediaSummary?
 
   /// One summary line: `PASS classroom seed 1: 32 peers, 60s, 1,234 callbacks, 0.8 s`.
   public var summaryLine: String {

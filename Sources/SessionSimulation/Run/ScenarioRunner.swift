@@ -91,6 +91,8 @@ public final class ScenarioRunner: @unchecked Sendable {
   let failureLimit = 50
   var chatCounter = 0
   var watchedRoster = ""
+  /// Whether the run has a media plane.
+  var hasMedia = false
 
   /// Makes a runner.
   ///
@@ -143,8 +145,18 @@ public final class ScenarioRunner: @unchecked Sendable {
       checkpoint = settled
     }
     if convergedAt == nil { try world.run(until: finalTime) }
+    if hasMedia {
+      // Streams get up to two seconds to recover after the heal; the table reads the last two.
+      finalTime = max(finalTime, end + 4_000)
+      try world.run(until: finalTime)
+    }
     let endTime = finalTime
     try world.perform { self.finalChecks(at: endTime) }
+    let media = try world.perform { () -> MediaSummary? in
+      guard let summary = self.mediaSummary() else { return nil }
+      self.checkMedia(summary)
+      return summary
+    }
     let inFlight = try world.perform { self.world.finish() }
     let seconds = wallStart.duration(to: .now)
     let wallSeconds =
@@ -159,7 +171,7 @@ public final class ScenarioRunner: @unchecked Sendable {
       skippedActions: skippedCount, faults: faultCount, unsupportedFaults: unsupported,
       convergedAfterHeal: convergedAt, inFlight: inFlight,
       traceDigest: options.keepsTrace ? trace.digestText : "",
-      replayCommand: replayCommand())
+      replayCommand: replayCommand(), media: media)
   }
 
   /// The trace's lines, when the options kept them.
@@ -196,6 +208,10 @@ public final class ScenarioRunner: @unchecked Sendable {
   private func setUp(_ scenario: Scenario) {
     if options.keepsTrace {
       world.traceNetwork { [unowned self] line in self.trace.recordNetwork(line) }
+    }
+    if Self.wantsMedia(scenario) {
+      hasMedia = world.startMedia()
+      if !hasMedia { noteUnsupported("media") }
     }
     var index = 0
     for spec in scenario.peers {
@@ -255,6 +271,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     let params = InitParams(
       domain: "sim.sessionengine", transport: world.transport(for: peer.name), clock: clock)
     params.reconnectAttempts = 3
+    configureMedia(params, for: peer)
     _ = sdk.initialize(params)
     sdk.store.checksInvariants = false
     let checksDelivery = scenario.expect.delivery
@@ -266,6 +283,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         self.trace.record(peer: peer.index, at: self.world.elapsed, callback)
       }
       self.afterCallback(callback, of: peer)
+      self.updateCanvases(after: callback, of: peer)
       if peer.name == self.options.watch { self.narrateRoster(of: peer) }
     }
     if scenario.expect.invariants {

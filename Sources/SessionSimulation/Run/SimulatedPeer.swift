@@ -38,6 +38,12 @@ final class SimulatedPeer: @unchecked Sendable {
   let screen = SimulatedScreen()
   /// Whether the peer's synthetic microphone hears speech.
   var isTalking = false
+  /// The views showing other users' video, by user (media runs).
+  var canvases: [UserID: CanvasView] = [:]
+  /// The view showing a share, and whose.
+  var shareCanvas: (owner: UserID, view: CanvasView)?
+  /// The media clock when the instance first joined, µs (media runs).
+  var mediaStartedAt: Int64?
   private let makeInstance: (SimulatedPeer) -> VideoSDK
 
   init(
@@ -57,6 +63,9 @@ final class SimulatedPeer: @unchecked Sendable {
     monitor = DeliveryMonitor()
     annotationHelper = nil
     isTalking = false
+    canvases = [:]
+    shareCanvas = nil
+    mediaStartedAt = nil
     wantsSession = false
     rejoinsByBehaviour = false
     sdk = makeInstance(self)

@@ -30,6 +30,15 @@ public protocol SimulationWorld: AnyObject {
   func perform<Result: Sendable>(_ body: @escaping @Sendable () -> Result) throws -> Result
   /// The links a peer's SDK instance uses (on the world's domain).
   func transport(for peer: String) -> any SessionLinkFactory
+  /// The media links a peer's SDK instance uses, once ``startMedia()`` ran; `nil` when the
+  /// mode has no media plane (on the world's domain).
+  func mediaTransport(for peer: String) -> (any MediaLinkFactory)?
+  /// Gives the service a media plane (and every restarted service after it); returns false
+  /// when the mode cannot (on the world's domain).
+  func startMedia() -> Bool
+  /// The service's media-plane counts so far, if the service lives and has a media plane (on
+  /// the world's domain).
+  func mediaStatistics() -> MediaPlaneStatistics?
   /// The peer's clock in milliseconds since 1970 (on the world's domain).
   func clock(for peer: String) -> () -> Int64
   /// The service's state of a session, if it lives (on the world's domain).

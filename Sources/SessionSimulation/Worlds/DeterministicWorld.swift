@@ -15,6 +15,7 @@ public final class DeterministicWorld: SimulationWorld {
   private var tap: HostTap
   private let tracesNetwork: Bool
   private var restarts: UInt64 = 0
+  private var hasMedia = false
 
   /// Makes a world.
   ///
@@ -82,6 +83,31 @@ public final class DeterministicWorld: SimulationWorld {
   /// - Returns: A link factory.
   public func transport(for peer: String) -> any SessionLinkFactory { network.peer(peer) }
 
+  /// The peer's media links: the node's end of the lossy channel, once ``startMedia()`` ran.
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: A media link factory, or `nil` before ``startMedia()``.
+  public func mediaTransport(for peer: String) -> (any MediaLinkFactory)? {
+    hasMedia ? network.peer(peer) : nil
+  }
+
+  /// Attaches the service as the media host of the service node (and each restarted
+  /// service after it).
+  ///
+  /// - Returns: Always true.
+  public func startMedia() -> Bool {
+    hasMedia = true
+    if network.isHostRunning { network.attachMediaHost(tap) }
+    return true
+  }
+
+  /// The service's media-plane counts, if it lives.
+  ///
+  /// - Returns: The counts.
+  public func mediaStatistics() -> MediaPlaneStatistics? {
+    hasMedia && network.isHostRunning ? tap.service.mediaStatistics : nil
+  }
+
   /// The peer's clock, in milliseconds since 1970.
   ///
   /// - Parameter peer: The peer's name.
@@ -141,6 +167,7 @@ public final class DeterministicWorld: SimulationWorld {
       configuration.seed = serviceConfiguration.seed &+ 0x9E37_79B9_7F4A_7C15 &* restarts
       tap = HostTap(SessionService(configuration: configuration))
       network.startHost(tap)
+      if hasMedia { network.attachMediaHost(tap) }
     case .clockSkew(let peer, let skew):
       network.setClockSkew(peer: peer, milliseconds: skew)
     case .impair(let peer, let direction, let link):

@@ -66,6 +66,22 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     }
   }
 
+  /// The peer's media links: none yet in this mode.
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: `nil`.
+  public func mediaTransport(for peer: String) -> (any MediaLinkFactory)? { nil }
+
+  /// Loopback media is not wired yet.
+  ///
+  /// - Returns: False.
+  public func startMedia() -> Bool { false }
+
+  /// The service's media-plane counts: none in this mode yet.
+  ///
+  /// - Returns: `nil`.
+  public func mediaStatistics() -> MediaPlaneStatistics? { nil }
+
   /// The mode's name for reports.
   public var modeName: String { "loopback" }
 

@@ -30,7 +30,9 @@ public enum MediaHostOutput: Sendable, Hashable {
 /// (malformed, unbound, spoofed) are dropped and counted by the host; none of them stops it.
 ///
 /// > Important: Confined to the same isolation domain as the ``SessionHost`` it belongs to. It
-/// > may call `output` from inside ``receiveDatagram(_:from:now:)``.
+/// > may call `output` from inside ``receiveDatagram(_:from:now:)``, and its session host's
+/// > output too (a datagram can cause a signalling notice: `SessionService` answers an
+/// > accepted bind with `ServerMessage.media(.bound)` on the member's connection).
 public protocol MediaHost: AnyObject {
   /// Where the host sends its datagrams; called once before any datagram arrives.
   func attachMedia(output: @escaping (MediaHostOutput) -> Void)

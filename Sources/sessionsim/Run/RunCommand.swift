@@ -167,6 +167,10 @@ private enum AnyReports: Encodable {
 private func printReport(_ report: RunReport, verbose: Bool) {
   print(report.summaryLine)
   guard verbose || !report.passed else { return }
+  if verbose, let media = report.media {
+    print("  media:")
+    for line in media.tableLines() { print("    \(line)") }
+  }
   if !report.refusedByOperation.isEmpty {
     let refusals = report.refusedByOperation.sorted { $0.key < $1.key }.map {
       "\($0.key) \($0.value)"

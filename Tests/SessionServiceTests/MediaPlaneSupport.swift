@@ -1,0 +1,145 @@
+import SessionCore
+import SessionService
+import SessionTransport
+import Testing
+
+/// A ``ServiceHarness`` with the service's media plane attached: members with endpoints,
+/// datagrams in, the media outputs recorded.
+///
+/// Media times are µs (`mediaNow`); signalling times stay the harness's milliseconds.
+///
+/// > Important: Not `Sendable`; each test makes its own.
+final class MediaWorld {
+  /// A member: its signalling connection, user id and media endpoint.
+  struct Peer {
+    var connection: ConnectionID
+    var user: UserID
+    var endpoint: MediaEndpointID
+  }
+
+  /// The simulcast layers every publisher announces: 180p, 360p, 720p.
+  static let simulcast: [(width: UInt16, height: UInt16, bitrate: UInt32)] = [
+    (320, 180, 150_000), (640, 360, 500_000), (1280, 720, 1_500_000),
+  ]
+
+  let harness: ServiceHarness
+  var service: SessionService { harness.service }
+  /// Every media output, in order.
+  private(set) var outputs: [MediaHostOutput] = []
+  /// The media clock, µs.
+  var mediaNow: Int64 = 1_000_000
+  private var nextEndpoint: UInt64 = 100
+  private var sequences: [StreamID: UInt32] = [:]
+
+  init(configure: (inout ServiceConfiguration) -> Void = { _ in }) {
+    harness = ServiceHarness(configure: configure)
+    harness.service.attachMedia { [unowned self] output in outputs.append(output) }
+  }
+
+  /// A new endpoint number.
+  func newEndpoint() -> MediaEndpointID {
+    nextEndpoint += 1
+    return MediaEndpointID(nextEndpoint)
+  }
+
+  /// Joins a member and binds a new endpoint to it with its resume token.
+  func join(
+    _ name: String, session: String = "Room", videoOn: Bool = true, muteAudio: Bool = false,
+    bind: Bool = true
+  ) throws -> Peer {
+    let connection = try harness.join(
+      name, session: session, muteAudio: muteAudio, videoOn: videoOn)
+    let peer = Peer(
+      connection: connection, user: harness.user(connection), endpoint: newEndpoint())
+    if bind {
+      let mark = harness.mark
+      receive(MediaDatagram.bind(MediaBind(user: peer.user, token: token(peer))), from: peer)
+      #expect(notices(to: peer, since: mark) == [.bound], "\(name) not bound")
+    }
+    return peer
+  }
+
+  /// The peer's current resume token, as its client holds it.
+  func token(_ peer: Peer) -> UInt64 { harness.clients[peer.connection]?.resumeToken ?? 0 }
+
+  /// Feeds a datagram from `endpoint` and returns the media outputs it caused.
+  @discardableResult
+  func receive(_ bytes: [UInt8], from endpoint: MediaEndpointID) -> [MediaHostOutput] {
+    let start = outputs.count
+    service.receiveDatagram(bytes, from: endpoint, now: mediaNow)
+    return Array(outputs[start...])
+  }
+
+  /// Feeds a datagram from the peer's endpoint.
+  @discardableResult
+  func receive(_ datagram: MediaDatagram, from peer: Peer) -> [MediaHostOutput] {
+    receive(datagram.encode(), from: peer.endpoint)
+  }
+
+  /// Sends a media request on the peer's connection and returns the media notices it got.
+  @discardableResult
+  func request(_ request: MediaRequest, by peer: Peer) -> [MediaNotice] {
+    let mark = harness.mark
+    harness.send(.media(request), on: peer.connection)
+    return notices(to: peer, since: mark)
+  }
+
+  /// Media notices sent to the peer's connection since `mark`.
+  func notices(to peer: Peer, since mark: Int) -> [MediaNotice] {
+    harness.messages(to: peer.connection, since: mark).compactMap { message in
+      if case .media(let notice) = message { notice } else { nil }
+    }
+  }
+
+  /// Announces the three simulcast layers of the peer's video.
+  func announceSimulcast(_ peer: Peer) {
+    for (layer, description) in Self.simulcast.enumerated() {
+      request(
+        .announce(
+          StreamID(user: peer.user, kind: .video, layer: UInt8(layer)),
+          bitrate: description.bitrate, width: description.width, height: description.height),
+        by: peer)
+    }
+  }
+
+  /// The next packet of a stream (sequence numbers count per stream).
+  func packet(
+    _ stream: StreamID, key: Bool = true, level: UInt8 = 127, payload: UInt16 = 100
+  ) -> MediaPacket {
+    let sequence = sequences[stream, default: 0]
+    sequences[stream] = sequence &+ 1
+    return MediaPacket(
+      stream: stream, sequence: sequence, frameID: sequence, isKeyFrame: key,
+      sendTime: mediaNow, payloadBytes: payload, audioLevel: stream.kind == .audio ? level : 127,
+      width: stream.kind == .audio ? 0 : 1280, height: stream.kind == .audio ? 0 : 720)
+  }
+
+  /// Sends the next packet of the peer's stream from its endpoint; returns the outputs.
+  @discardableResult
+  func send(
+    _ kind: MediaKind, layer: UInt8 = 0, of peer: Peer, key: Bool = true, level: UInt8 = 127
+  ) -> [MediaHostOutput] {
+    let stream = StreamID(user: peer.user, kind: kind, layer: layer)
+    return receive(.packet(packet(stream, key: key, level: level)), from: peer)
+  }
+
+  /// The endpoints the outputs forwarded to, in order.
+  static func recipients(_ outputs: [MediaHostOutput]) -> [MediaEndpointID] {
+    outputs.flatMap { output -> [MediaEndpointID] in
+      if case .forward(_, let endpoints) = output { endpoints } else { [] }
+    }
+  }
+
+  /// Subscribes `subscriber` to `publisher`'s video with no line limit and lets a key frame of
+  /// the top layer through; expects it forwarded.
+  func subscribeAndFlow(_ subscriber: Peer, to publisher: Peer) {
+    #expect(
+      request(.subscribe(publisher: publisher.user, kind: .video, maxLines: 0), by: subscriber)
+        .isEmpty)
+    let reached = Self.recipients(send(.video, layer: 2, of: publisher))
+    #expect(reached.contains(subscriber.endpoint))
+  }
+
+  var statistics: MediaPlaneStatistics { service.mediaStatistics }
+  var router: MediaRouter? { service.mediaRouter(ofSession: "Room") }
+}

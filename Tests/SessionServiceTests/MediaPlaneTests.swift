@@ -1,0 +1,652 @@
+import SessionCore
+import SessionTransport
+import Testing
+
+@testable import SessionService
+
+/// The service's media plane: binding, anti-spoofing, forwarding, requests and notices.
+@Suite struct MediaPlaneTests {
+  // MARK: Binding
+
+  @Test func aBindWithTheCurrentTokenIsAnsweredOnTheMembersConnection() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada", bind: false)
+    let bob = try world.join("Bob", bind: false)
+    let mark = world.harness.mark
+    let outputs = world.receive(
+      .bind(MediaBind(user: ada.user, token: world.token(ada))), from: ada)
+    #expect(outputs.isEmpty)
+    #expect(world.notices(to: ada, since: mark) == [.bound])
+    #expect(world.notices(to: bob, since: mark).isEmpty)
+    #expect(world.statistics.bindsAccepted == 1)
+    #expect(world.service.boundMediaEndpointCount == 1)
+  }
+
+  @Test func everyAcceptedBindIsAnsweredSoARetryAfterALostAnswerIsToo() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let mark = world.harness.mark
+    for _ in 0..<3 {
+      world.receive(.bind(MediaBind(user: ada.user, token: world.token(ada))), from: ada)
+    }
+    #expect(world.notices(to: ada, since: mark) == [.bound, .bound, .bound])
+    #expect(world.service.boundMediaEndpointCount == 1)
+  }
+
+  @Test func bindsWithAWrongTokenOrUserAreDroppedAndCounted() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada", bind: false)
+    let bob = try world.join("Bob", bind: false)
+    let mark = world.harness.mark
+    let token = world.token(ada)
+    let bad: [MediaBind] = [
+      MediaBind(user: ada.user, token: token &+ 1),  // wrong token
+      MediaBind(user: ada.user, token: world.token(bob)),  // another member's token
+      MediaBind(user: UserID(99), token: token),  // unknown user
+      MediaBind(user: bob.user, token: token),  // the right token, another user
+    ]
+    for bind in bad { world.receive(.bind(bind), from: ada) }
+    #expect(world.notices(to: ada, since: mark).isEmpty)
+    #expect(world.notices(to: bob, since: mark).isEmpty)
+    #expect(world.statistics.dropped.badBind == 4)
+    #expect(world.service.boundMediaEndpointCount == 0)
+    // And the right one still binds.
+    world.receive(.bind(MediaBind(user: ada.user, token: token)), from: ada)
+    #expect(world.notices(to: ada, since: mark) == [.bound])
+  }
+
+  @Test func aFloodOfBadBindsKeepsNoState() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let endpoints = world.service.boundMediaEndpointCount
+    var random = SplitMix64(seed: 0xB1ED)
+    for number in 0..<10_000 {
+      let bind = MediaBind(
+        user: UserID(rawValue: UInt32(truncatingIfNeeded: random.next())), token: random.next())
+      world.receive(bind.encode(), from: MediaEndpointID(UInt64(10_000 + number)))
+    }
+    #expect(world.statistics.dropped.badBind == 10_000)
+    #expect(world.service.boundMediaEndpointCount == endpoints)
+    #expect(world.service.mediaTokens.count == 1)
+    #expect(world.service.mediaEndpoints.count == 1)
+    #expect(world.send(.audio, of: ada).isEmpty)  // still bound, nobody else to hear
+  }
+
+  @Test func aResumeChangesTheTokenAndTheOldOneNoLongerBinds() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    world.announceSimulcast(ada)
+    world.subscribeAndFlow(bob, to: ada)
+    let old = world.token(bob)
+    let resumed = world.harness.resume(bob.connection)
+    let new = world.harness.clients[resumed]?.resumeToken
+    #expect(new != nil && new != old)
+    let bobAgain = MediaWorld.Peer(
+      connection: resumed, user: bob.user, endpoint: world.newEndpoint())
+    let mark = world.harness.mark
+    world.receive(.bind(MediaBind(user: bob.user, token: old)), from: bobAgain)
+    #expect(world.notices(to: bobAgain, since: mark).isEmpty)
+    #expect(world.statistics.dropped.badBind == 1)
+    // The resume kept the member, its endpoint and its subscription.
+    #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [bob.endpoint])
+    world.receive(.bind(MediaBind(user: bob.user, token: new ?? 0)), from: bobAgain)
+    #expect(world.notices(to: bobAgain, since: mark) == [.bound])
+    #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [bobAgain.endpoint])
+    // The old token also no longer resumes.
+    let again = world.harness.resume(bob.connection, resumeToken: old)
+    #expect(world.harness.messages(to: again).contains(.left(.networkError)))
+  }
+
+  @Test func rebindingMovesDeliveryToTheNewEndpoint() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    var bob = try world.join("Bob")
+    world.announceSimulcast(ada)
+    world.subscribeAndFlow(bob, to: ada)
+    let oldEndpoint = bob.endpoint
+    bob.endpoint = world.newEndpoint()
+    world.receive(.bind(MediaBind(user: bob.user, token: world.token(bob))), from: bob)
+    #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [bob.endpoint])
+    // The old endpoint is bound to nobody now.
+    #expect(world.receive(MediaDatagram.ping(sendTime: 1).encode(), from: oldEndpoint).isEmpty)
+    #expect(world.statistics.dropped.unbound == 1)
+    #expect(world.service.boundMediaEndpointCount == 2)
+  }
+
+  @Test func anEndpointClaimedByAnotherMemberStopsCarryingTheFirst() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    let cy = try world.join("Cy")
+    world.announceSimulcast(ada)
+    world.subscribeAndFlow(cy, to: ada)
+    // Bob binds Ada's address (a reused port): Ada's packets from it are now spoofed.
+    world.receive(.bind(MediaBind(user: bob.user, token: world.token(bob))), from: ada)
+    #expect(world.send(.video, layer: 2, of: ada).isEmpty)
+    #expect(world.statistics.dropped.spoofed == 1)
+    #expect(world.service.boundMediaEndpointCount == 2)
+    // Ada binds a new address and is heard again.
+    let adaAgain = MediaWorld.Peer(
+      connection: ada.connection, user: ada.user, endpoint: world.newEndpoint())
+    world.receive(.bind(MediaBind(user: ada.user, token: world.token(ada))), from: adaAgain)
+    #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: adaAgain)) == [cy.endpoint])
+  }
+
+  // MARK: Ping
+
+  @Test func aPingFromABoundEndpointIsAnsweredAtOnceWithItsTime() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    for time in [Int64.min, -1, 0, 123_456, .max] {
+      let outputs = world.receive(.ping(sendTime: time), from: ada)
+      #expect(outputs == [.send(MediaDatagram.pong(sendTime: time).encode(), to: ada.endpoint)])
+    }
+    #expect(world.statistics.pongsSent == 5)
+  }
+
+  @Test func pingsFromUnboundEndpointsAndPongsAreDropped() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    #expect(
+      world.receive(MediaDatagram.ping(sendTime: 5).encode(), from: world.newEndpoint()).isEmpty)
+    #expect(world.receive(.pong(sendTime: 5), from: ada).isEmpty)
+    #expect(world.statistics.dropped.unbound == 1)
+    #expect(world.statistics.dropped.unexpected == 1)
+    #expect(world.statistics.pongsSent == 0)
+  }
+
+  // MARK: Forwarding
+
+  @Test func packetsGoUnchangedOnlyToSubscribersInOneOutput() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    let cy = try world.join("Cy")
+    let dee = try world.join("Dee")
+    world.announceSimulcast(ada)
+    world.request(.subscribe(publisher: ada.user, kind: .video, maxLines: 0), by: bob)
+    world.request(.subscribe(publisher: ada.user, kind: .video, maxLines: 0), by: dee)
+    let bytes = world.packet(StreamID(user: ada.user, kind: .video, layer: 2)).encode()
+    let outputs = world.receive(bytes, from: ada.endpoint)
+    #expect(outputs == [.forward(bytes, to: [bob.endpoint, dee.endpoint])])
+    #expect(!MediaWorld.recipients(outputs).contains(cy.endpoint))
+    #expect(world.statistics.packetsForwarded == 2)
+    #expect(world.statistics.bytesForwarded == UInt64(2 * bytes.count))
+    // Another layer reaches nobody; the unchosen layers count as routed all the same.
+    #expect(world.send(.video, layer: 0, of: ada).isEmpty)
+    #expect(world.statistics.packetsRouted == 2)
+  }
+
+  @Test func aSubscriberWithNoBoundEndpointIsSkipped() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    let cy = try world.join("Cy", bind: false)
+    world.announceSimulcast(ada)
+    world.request(.subscribe(publisher: ada.user, kind: .video, maxLines: 0), by: bob)
+    world.request(.subscribe(publisher: ada.user, kind: .video, maxLines: 0), by: cy)
+    #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [bob.endpoint])
+  }
+
+  @Test func unsubscribingStopsDelivery() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    world.announceSimulcast(ada)
+    world.subscribeAndFlow(bob, to: ada)
+    #expect(world.request(.unsubscribe(publisher: ada.user, kind: .video), by: bob).isEmpty)
+    #expect(world.send(.video, layer: 2, of: ada).isEmpty)
+    #expect(world.router?.subscription(of: bob.user, to: ada.user, kind: .video) == nil)
+  }
+
+  @Test func theLineLimitPicksTheLargestResolutionWithin() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    let cases: [(UInt16, MediaRouter.Resolution)] = [
+      (0, .auto), (1, .p90), (90, .p90), (179, .p90), (180, .p180), (500, .p360), (720, .p720),
+      (1079, .p720), (1080, .p1080), (.max, .p1080),
+    ]
+    for (lines, resolution) in cases {
+      world.request(.subscribe(publisher: ada.user, kind: .video, maxLines: lines), by: bob)
+      #expect(
+        world.router?.subscription(of: bob.user, to: ada.user, kind: .video)?.resolution
+          == resolution, "\(lines) lines")
+    }
+  }
+
+  @Test func leavingRemovesTheMemberItsSubscriptionsAndItsEndpoint() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    world.announceSimulcast(ada)
+    world.announceSimulcast(bob)
+    world.subscribeAndFlow(bob, to: ada)
+    world.subscribeAndFlow(ada, to: bob)
+    world.harness.command(.leave(end: false), on: bob.connection)
+    #expect(world.router?.isMember(bob.user) == false)
+    #expect(world.router?.videoSubscriptionCount(of: ada.user) == 0)
+    #expect(world.send(.video, layer: 2, of: ada).isEmpty)
+    #expect(world.send(.video, layer: 2, of: bob).isEmpty)
+    #expect(world.statistics.dropped.unbound == 1)
+    #expect(world.service.boundMediaEndpointCount == 1)
+    // Its token binds nothing any more.
+    world.receive(.bind(MediaBind(user: bob.user, token: world.token(bob))), from: bob)
+    #expect(world.statistics.dropped.badBind == 1)
+  }
+
+  @Test func aKickedMemberLeavesTheMediaPlane() throws {
+    let world = MediaWorld()
+    let host = try world.harness.join("Hal", role: .host)
+    let ada = try world.join("Ada")
+    world.harness.command(.removeUser(ada.user), on: host)
+    #expect(world.router?.isMember(ada.user) == false)
+    #expect(world.send(.audio, of: ada).isEmpty)
+    #expect(world.statistics.dropped.unbound == 1)
+  }
+
+  @Test func anEndedSessionUnbindsEveryone() throws {
+    let world = MediaWorld()
+    let host = try world.harness.join("Hal", role: .host)
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    world.harness.command(.leave(end: true), on: host)
+    #expect(world.router == nil)
+    #expect(world.service.boundMediaEndpointCount == 0)
+    #expect(world.service.mediaTokens.isEmpty)
+    world.send(.audio, of: ada)
+    world.receive(.bind(MediaBind(user: bob.user, token: world.token(bob))), from: bob)
+    #expect(world.statistics.dropped.unbound == 1)
+    #expect(world.statistics.dropped.badBind == 1)
+  }
+
+  @Test func aMemberWaitingForAResumeKeepsItsPlaceUntilTheGraceEnds() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    world.announceSimulcast(ada)
+    world.subscribeAndFlow(bob, to: ada)
+    world.harness.close(bob.connection)
+    #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [bob.endpoint])
+    world.harness.advance(by: world.service.configuration.reconnectGrace)
+    #expect(world.router?.isMember(bob.user) == false)
+    #expect(world.send(.video, layer: 2, of: ada).isEmpty)
+  }
+
+  // MARK: Refusals of packets
+
+  @Test func spoofedUnboundAndMalformedDatagramsAreDroppedAndOthersUnaffected() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    let cy = try world.join("Cy")
+    world.announceSimulcast(ada)
+    world.subscribeAndFlow(bob, to: ada)
+    let good = world.packet(StreamID(user: ada.user, kind: .video, layer: 2)).encode()
+    // Cy sends a packet of Ada's stream: spoofed.
+    #expect(world.receive(good, from: cy.endpoint).isEmpty)
+    // An unbound endpoint sends Ada's packet.
+    #expect(world.receive(good, from: world.newEndpoint()).isEmpty)
+    // Truncated, oversized, garbage, wrong version.
+    #expect(world.receive(Array(good.prefix(20)), from: ada.endpoint).isEmpty)
+    #expect(world.receive(good + [UInt8](repeating: 0, count: 1_300), from: ada.endpoint).isEmpty)
+    #expect(world.receive([0xFF, 0x00, 0x13], from: ada.endpoint).isEmpty)
+    #expect(world.receive([], from: ada.endpoint).isEmpty)
+    var wrongVersion = good
+    wrongVersion[0] = 9
+    #expect(world.receive(wrongVersion, from: ada.endpoint).isEmpty)
+    let dropped = world.statistics.dropped
+    #expect(dropped.spoofed == 1)
+    #expect(dropped.unbound == 1)
+    #expect(dropped.malformed == 5)
+    #expect(world.statistics.malformedReasons[.truncated] == 2)
+    #expect(world.statistics.malformedReasons[.tooLong] == 1)
+    #expect(world.statistics.malformedReasons[.wrongVersion] == 2)
+    // The relay goes on.
+    #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [bob.endpoint])
+  }
+
+  @Test func videoIsForwardedOnlyWhileTheCameraIsOnAndIsWithdrawnWhenItGoesOff() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    world.announceSimulcast(ada)
+    world.subscribeAndFlow(bob, to: ada)
+    world.harness.command(.stopVideo, on: ada.connection)
+    #expect(world.send(.video, layer: 2, of: ada).isEmpty)
+    #expect(world.statistics.dropped.notSending == 1)
+    // The service withdrew the layers: the subscription waits for new ones.
+    let waiting = world.router?.subscription(of: bob.user, to: ada.user, kind: .video)
+    #expect(waiting?.targetLayer == nil)
+    // Announcing while the camera is off is ignored.
+    world.announceSimulcast(ada)
+    #expect(world.statistics.requestsIgnored == 3)
+    world.harness.command(.startVideo, on: ada.connection)
+    // On again, but no layer announced: the router refuses the stale layer.
+    #expect(world.send(.video, layer: 2, of: ada).isEmpty)
+    #expect(world.statistics.dropped.unknownStream == 1)
+    world.announceSimulcast(ada)
+    #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [bob.endpoint])
+  }
+
+  @Test func audioIsForwardedOnlyWhileConnectedAndUnmuted() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada", muteAudio: true)
+    let bob = try world.join("Bob")
+    #expect(world.send(.audio, of: ada, level: 10).isEmpty)
+    #expect(world.statistics.dropped.notSending == 1)
+    world.harness.command(.unmuteAudio(user: ada.user), on: ada.connection)
+    #expect(MediaWorld.recipients(world.send(.audio, of: ada, level: 10)) == [bob.endpoint])
+    world.harness.command(.muteAudio(user: ada.user), on: ada.connection)
+    #expect(world.send(.audio, of: ada, level: 10).isEmpty)
+    world.harness.command(.unmuteAudio(user: ada.user), on: ada.connection)
+    world.harness.command(.stopAudio, on: ada.connection)
+    #expect(world.send(.audio, of: ada, level: 10).isEmpty)
+    #expect(world.statistics.dropped.notSending == 3)
+  }
+
+  @Test func shareIsForwardedOnlyWhileSharingUnpausedAndIsWithdrawnAtTheEnd() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    let share = StreamID(user: ada.user, kind: .share)
+    // Not sharing: the announcement is ignored and packets dropped.
+    world.request(.announce(share, bitrate: 800_000, width: 1920, height: 1080), by: ada)
+    #expect(world.statistics.requestsIgnored == 1)
+    #expect(world.send(.share, of: ada).isEmpty)
+    world.harness.command(.startShare(kind: .view), on: ada.connection)
+    world.request(.announce(share, bitrate: 800_000, width: 1920, height: 1080), by: ada)
+    world.request(.subscribe(publisher: ada.user, kind: .share, maxLines: 0), by: bob)
+    #expect(MediaWorld.recipients(world.send(.share, of: ada)) == [bob.endpoint])
+    world.harness.command(.pauseShare, on: ada.connection)
+    #expect(world.send(.share, of: ada).isEmpty)
+    world.harness.command(.resumeShare, on: ada.connection)
+    #expect(MediaWorld.recipients(world.send(.share, of: ada)) == [bob.endpoint])
+    world.harness.command(.stopShare, on: ada.connection)
+    #expect(world.send(.share, of: ada).isEmpty)
+    #expect(world.statistics.dropped.notSending == 3)
+    // A new share needs a new announcement: the old one was withdrawn.
+    world.harness.command(.startShare(kind: .view), on: ada.connection)
+    #expect(world.send(.share, of: ada).isEmpty)
+    #expect(world.statistics.dropped.unknownStream == 1)
+  }
+
+  @Test func extremeFieldValuesPassWithoutTrapping() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    world.request(
+      .announce(
+        StreamID(user: ada.user, kind: .video, layer: 2), bitrate: .max, width: .max,
+        height: .max), by: ada)
+    world.request(.subscribe(publisher: ada.user, kind: .video, maxLines: .max), by: bob)
+    for (sequence, time) in [(UInt32.max, Int64.min), (0, .max), (1, 0)] {
+      let packet = MediaPacket(
+        stream: StreamID(user: ada.user, kind: .video, layer: 2), sequence: sequence,
+        frameID: sequence, isKeyFrame: true, sendTime: time,
+        payloadBytes: UInt16(MediaPacket.maxPayloadBytes), width: .max, height: .max,
+        framePackets: .max)
+      world.mediaNow = time
+      #expect(MediaWorld.recipients(world.receive(.packet(packet), from: ada)) == [bob.endpoint])
+    }
+    world.mediaNow = .max
+    let report = ReceiverReport(
+      subscriber: bob.user, stream: StreamID(user: ada.user, kind: .video, layer: 2),
+      highestSequence: .max, packetsReceived: .max, packetsLost: .max, jitter: .max,
+      lastSendTime: .min)
+    world.receive(.report(report), from: bob)
+    #expect(world.statistics.reportsApplied == 1)
+  }
+
+  // MARK: Requests
+
+  @Test func announcementsOfOthersStreamsOrOutOfRangeLayersAreIgnored() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    // Bob announces and withdraws Ada's stream.
+    world.request(
+      .announce(StreamID(user: ada.user, kind: .video, layer: 0), bitrate: 1, width: 1, height: 1),
+      by: bob)
+    world.request(.withdraw(StreamID(user: ada.user, kind: .video, layer: 0)), by: bob)
+    // A layer the wire would refuse, reaching the service in process.
+    world.request(
+      .announce(StreamID(user: ada.user, kind: .video, layer: 7), bitrate: 1, width: 1, height: 1),
+      by: ada)
+    world.request(.withdraw(StreamID(user: ada.user, kind: .share, layer: 3)), by: ada)
+    #expect(world.statistics.requestsIgnored == 4)
+    #expect(world.send(.video, of: ada).isEmpty)
+    #expect(world.statistics.dropped.unknownStream == 1)
+    // Ada's own announcement is accepted.
+    world.request(
+      .announce(StreamID(user: ada.user, kind: .video, layer: 0), bitrate: 1, width: 1, height: 1),
+      by: ada)
+    world.request(.subscribe(publisher: ada.user, kind: .video, maxLines: 0), by: bob)
+    #expect(MediaWorld.recipients(world.send(.video, of: ada)) == [bob.endpoint])
+    #expect(world.statistics.requestsIgnored == 4)
+  }
+
+  @Test func requestsFromConnectionsInNoSessionAreIgnored() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let stranger = world.harness.connect()
+    let mark = world.harness.mark
+    world.harness.send(
+      .media(.subscribe(publisher: ada.user, kind: .video, maxLines: 0)), on: stranger)
+    world.harness.send(.media(.withdraw(StreamID(user: ada.user, kind: .audio))), on: stranger)
+    #expect(world.harness.records(since: mark).isEmpty)
+    #expect(world.statistics.requestsIgnored == 2)
+  }
+
+  @Test func subscriptionsPastTheLimitAreRefusedWithExceededLimit() throws {
+    let world = MediaWorld { $0.limits.maxUsers = 40 }
+    let viewer = try world.join("Viewer")
+    var publishers: [MediaWorld.Peer] = []
+    for index in 0..<26 { publishers.append(try world.join("P\(index)", bind: false)) }
+    for publisher in publishers.prefix(25) {
+      #expect(
+        world.request(
+          .subscribe(publisher: publisher.user, kind: .video, maxLines: 360), by: viewer
+        ).isEmpty)
+    }
+    let last = publishers[25]
+    #expect(
+      world.request(.subscribe(publisher: last.user, kind: .video, maxLines: 360), by: viewer)
+        == [.subscribeRefused(publisher: last.user, kind: .video, reason: .exceededLimit)])
+    // Subscribing again to one already held only changes its limit.
+    #expect(
+      world.request(
+        .subscribe(publisher: publishers[0].user, kind: .video, maxLines: 0), by: viewer
+      ).isEmpty)
+    // One fewer, and the 26th fits.
+    world.request(.unsubscribe(publisher: publishers[0].user, kind: .video), by: viewer)
+    #expect(
+      world.request(.subscribe(publisher: last.user, kind: .video, maxLines: 360), by: viewer)
+        .isEmpty)
+    #expect(world.statistics.subscribeRefusals == 1)
+  }
+
+  @Test func aSecondShareIsRefusedWithOneShare() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    let cy = try world.join("Cy")
+    #expect(
+      world.request(.subscribe(publisher: ada.user, kind: .share, maxLines: 0), by: cy).isEmpty)
+    #expect(
+      world.request(.subscribe(publisher: bob.user, kind: .share, maxLines: 0), by: cy)
+        == [.subscribeRefused(publisher: bob.user, kind: .share, reason: .oneShare)])
+    // The same share again is fine; after unsubscribing, the other one is too.
+    #expect(
+      world.request(.subscribe(publisher: ada.user, kind: .share, maxLines: 720), by: cy).isEmpty)
+    world.request(.unsubscribe(publisher: ada.user, kind: .share), by: cy)
+    #expect(
+      world.request(.subscribe(publisher: bob.user, kind: .share, maxLines: 0), by: cy).isEmpty)
+  }
+
+  @Test func ownUnknownAndAudioSubscriptionsAreRefusedAsInvalid() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    let other = try world.join("Olga", session: "Other")
+    let refusals: [(UserID, MediaKind)] = [
+      (ada.user, .video),  // own
+      (ada.user, .share),  // own
+      (UserID(99), .video),  // unknown
+      (bob.user, .audio),  // audio needs none
+    ]
+    for (publisher, kind) in refusals {
+      #expect(
+        world.request(.subscribe(publisher: publisher, kind: kind, maxLines: 0), by: ada)
+          == [.subscribeRefused(publisher: publisher, kind: kind, reason: .invalid)],
+        "\(publisher) \(kind)")
+    }
+    // Olga, in another session, cannot reach Room's members: Bob's id is nobody in hers.
+    #expect(
+      world.request(.subscribe(publisher: bob.user, kind: .video, maxLines: 0), by: other)
+        == [.subscribeRefused(publisher: bob.user, kind: .video, reason: .invalid)])
+    #expect(
+      world.request(.subscribe(publisher: bob.user, kind: .video, maxLines: 0), by: ada).isEmpty)
+  }
+
+  @Test func aKeyFrameRequestReachesThePublisher() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    world.announceSimulcast(ada)
+    world.request(.subscribe(publisher: ada.user, kind: .video, maxLines: 0), by: bob)
+    let mark = world.harness.mark
+    // A delta frame of the layer Bob waits for: nothing forwarded, a key frame asked for.
+    #expect(world.send(.video, layer: 2, of: ada, key: false).isEmpty)
+    let wanted = StreamID(user: ada.user, kind: .video, layer: 2)
+    #expect(world.notices(to: ada, since: mark) == [.keyFrameRequested(wanted)])
+    #expect(world.notices(to: bob, since: mark).isEmpty)
+    #expect(world.statistics.keyFrameRequests == 1)
+    // The key frame flows; nothing more is asked.
+    #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [bob.endpoint])
+    #expect(world.notices(to: ada, since: mark).count == 1)
+  }
+
+  // MARK: Reports and estimates
+
+  @Test func reportsMoveTheEstimateAndMovesOverATenthAreNoticed() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    world.announceSimulcast(ada)
+    world.subscribeAndFlow(bob, to: ada)
+    func report(lost: UInt32) -> MediaDatagram {
+      .report(
+        ReceiverReport(
+          subscriber: bob.user, stream: StreamID(user: ada.user, kind: .video, layer: 2),
+          highestSequence: 10, packetsReceived: 100 - lost, packetsLost: lost, jitter: 0,
+          lastSendTime: 0))
+    }
+    let mark = world.harness.mark
+    world.receive(report(lost: 0), from: bob)
+    #expect(world.notices(to: bob, since: mark) == [.downlinkEstimate(4_000_000)])
+    // No loss for a second: the estimate holds at its ceiling; no new notice.
+    world.mediaNow += 1_000_000
+    world.receive(report(lost: 0), from: bob)
+    #expect(world.notices(to: bob, since: mark).count == 1)
+    // Half lost: cut by a quarter, noticed.
+    world.mediaNow += 1_000_000
+    world.receive(report(lost: 50), from: bob)
+    #expect(
+      world.notices(to: bob, since: mark) == [
+        .downlinkEstimate(4_000_000), .downlinkEstimate(3_000_000),
+      ])
+    // 15% lost: cut by 7.5%, under a tenth: not noticed.
+    world.mediaNow += 1_000_000
+    world.receive(report(lost: 15), from: bob)
+    #expect(world.notices(to: bob, since: mark).count == 2)
+    #expect(world.statistics.reportsApplied == 4)
+    #expect(world.statistics.estimateNotices == 2)
+  }
+
+  @Test func aMemberWaitingForAResumeHearsItsEstimateAfterItsNextReport() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    let report = ReceiverReport(
+      subscriber: bob.user, stream: StreamID(user: ada.user, kind: .audio), highestSequence: 0,
+      packetsReceived: 10, packetsLost: 0, jitter: 0, lastSendTime: 0)
+    world.harness.close(bob.connection)
+    world.receive(.report(report), from: bob)
+    #expect(world.statistics.reportsApplied == 1)
+    #expect(world.statistics.estimateNotices == 0)
+    let resumed = world.harness.resume(bob.connection)
+    let mark = world.harness.mark
+    world.mediaNow += 500_000
+    world.receive(.report(report), from: bob)
+    let bobAgain = MediaWorld.Peer(connection: resumed, user: bob.user, endpoint: bob.endpoint)
+    #expect(world.notices(to: bobAgain, since: mark) == [.downlinkEstimate(4_000_000)])
+  }
+
+  @Test func reportsFromTheWrongEndpointOrBackInTimeAreDropped() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    let report = ReceiverReport(
+      subscriber: bob.user, stream: StreamID(user: ada.user, kind: .audio), highestSequence: 0,
+      packetsReceived: 0, packetsLost: 5, jitter: 0, lastSendTime: 0)
+    let mark = world.harness.mark
+    world.receive(.report(report), from: ada)  // names Bob, sent from Ada's endpoint
+    world.receive(report.encode(), from: world.newEndpoint())
+    #expect(world.statistics.dropped.spoofed == 1)
+    #expect(world.statistics.dropped.unbound == 1)
+    world.receive(.report(report), from: bob)
+    world.mediaNow -= 1
+    world.receive(.report(report), from: bob)
+    #expect(world.statistics.dropped.badReport == 1)
+    #expect(world.statistics.reportsApplied == 1)
+    #expect(world.notices(to: ada, since: mark).isEmpty)
+  }
+
+  // MARK: Audio
+
+  @Test func theLoudestThreeTalkersReachEachMember() throws {
+    let world = MediaWorld()
+    var talkers: [MediaWorld.Peer] = []
+    for name in ["Ann", "Ben", "Cal", "Dot"] { talkers.append(try world.join(name)) }
+    let listener = try world.join("Lee")
+    let levels: [UInt8] = [10, 20, 30, 40]  // Ann loudest
+    var last: [UserID: [MediaEndpointID]] = [:]
+    for _ in 0..<20 {
+      world.mediaNow += 20_000
+      for (talker, level) in zip(talkers, levels) {
+        last[talker.user] = MediaWorld.recipients(world.send(.audio, of: talker, level: level))
+      }
+    }
+    let everyone = talkers.map(\.endpoint) + [listener.endpoint]
+    for talker in talkers.prefix(3) {
+      #expect(Set(last[talker.user] ?? []) == Set(everyone).subtracting([talker.endpoint]))
+    }
+    // The fourth reaches only the three loudest, who do not hear themselves.
+    #expect(Set(last[talkers[3].user] ?? []) == Set(talkers.prefix(3).map(\.endpoint)))
+    #expect(world.router?.loudestSpeakers == talkers.prefix(3).map(\.user))
+  }
+
+  // MARK: The lent-buffer path
+
+  @Test func theLentBufferPathActsAsTheArrayPath() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    world.announceSimulcast(ada)
+    world.subscribeAndFlow(bob, to: ada)
+    let bytes = world.packet(StreamID(user: ada.user, kind: .video, layer: 2)).encode()
+    let array = world.receive(bytes, from: ada.endpoint)
+    var lent: [MediaHostOutput] = []
+    world.service.attachMedia { lent.append($0) }
+    bytes.withUnsafeBytes {
+      world.service.receiveDatagram($0, from: ada.endpoint, now: world.mediaNow)
+    }
+    [UInt8(1)].withUnsafeBytes {
+      world.service.receiveDatagram($0, from: ada.endpoint, now: world.mediaNow)
+    }
+    #expect(lent == array)
+    #expect(world.statistics.dropped.malformed == 1)
+  }
+}
