@@ -163,7 +163,9 @@ let package = Package(
         "SessionTransport",
         "SessionService",
         "SessionSDK",
+        "SessionSimulation",
         "LoopbackTransport",
+        "VirtualNetwork",
         "CLibUV",
       ],
       swiftSettings: swiftSettings

@@ -25,4 +25,8 @@ let benchmarks: [String: Benchmark] = [
       + "[--latency-samples N] [--commands N] [--session-size N] [--burst N] [--window N] "
       + "[--coalesce] [--only PART] [--log]",
     help: transportUsage, run: runTransportBenchmark),
+  "media": Benchmark(
+    summary: "simulated media: service cost per packet, relay vs raw libuv, capacity, speedup",
+    usage: "media [--json] [--repetitions N] [--only PART] [--scenario FILE]",
+    help: mediaUsage, run: runMediaBenchmark),
 ]

@@ -25,6 +25,11 @@ import Testing
     }
     func transport(for peer: String) -> any SessionLinkFactory { base.transport(for: peer) }
     func clock(for peer: String) -> () -> Int64 { base.clock(for: peer) }
+    func mediaTransport(for peer: String) -> (any MediaLinkFactory)? {
+      base.mediaTransport(for: peer)
+    }
+    func startMedia() -> Bool { base.startMedia() }
+    func mediaStatistics() -> MediaPlaneStatistics? { base.mediaStatistics() }
     func serviceState(ofSession name: String) -> SessionState? {
       base.serviceState(ofSession: name)
     }

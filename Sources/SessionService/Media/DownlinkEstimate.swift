@@ -2,7 +2,9 @@
 /// loss-based controller.
 ///
 /// Under 2% loss the estimate grows 8% per second since the previous report; over 10% it is cut
-/// by half the loss fraction, at most once per 300 ms; in between it holds. Growth stops at a
+/// by half the loss fraction, at most once per 300 ms, from what was flowing when the estimate
+/// stood above that (an estimate no traffic tested says nothing of the link); in between it
+/// holds. Growth stops at a
 /// ceiling the router derives from what the subscriber's subscriptions could use, so that a long
 /// healthy spell does not leave an estimate far above any layer, which a later cap would take
 /// many cuts to come down from.
@@ -72,7 +74,11 @@ struct DownlinkEstimate: Sendable, Hashable {
       if let lastDecrease, microseconds(from: lastDecrease, to: now) < Self.decreaseInterval {
         return
       }
-      bitrate = Swift.max(floor, bitrate * (1 - 0.5 * loss))
+      // The cut starts from what was flowing when that is less: an estimate above the traffic
+      // was never tested, and cutting it would leave the subscriber in the loss for several
+      // reports.
+      let tested = flowing > 0 ? Swift.min(bitrate, flowing) : bitrate
+      bitrate = Swift.max(floor, tested * (1 - 0.5 * loss))
       lastDecrease = now
       if flowing <= 0 {
         // Loss with nothing flowing says nothing about what the link carries.

@@ -1,0 +1,125 @@
+import SessionCore
+import SessionService
+import SessionTransport
+
+/// The service's media plane alone, sans-IO: `members` members joined, bound and each
+/// subscribed to the 180p video of up to 25 others; every publisher's video packets (key
+/// frames, so that no subscriber waits) fed through `receiveDatagram` as a transport would.
+///
+/// The floor does what any relay must per packet and no more: it decodes the header, finds
+/// the publisher's subscriber list in a dictionary and emits the same `.forward` output.
+///
+/// > Important: Confined to the thread that runs the benchmark.
+final class ServiceMediaRun {
+  static let appKey = "bench-key"
+  static let secret = "bench-secret"
+  /// Milliseconds since 1970 for the service's clock (tokens are checked against it).
+  static let now: Int64 = 1_700_000_000_000
+
+  let service: SessionService
+  /// Each member's user and media endpoint.
+  private(set) var members: [(user: UserID, endpoint: MediaEndpointID)] = []
+  /// The datagrams one round feeds in: each publisher's video and audio packet.
+  private(set) var datagrams: [(bytes: [UInt8], from: MediaEndpointID)] = []
+  /// What the floor forwards each publisher's packets to.
+  private(set) var floorFanOut: [UserID: [MediaEndpointID]] = [:]
+  /// Copies forwarded in the last round.
+  var forwarded = 0
+
+  init(members count: Int, subscriptions: Int = 25) throws {
+    var configuration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
+    configuration.seed = 7
+    service = SessionService(configuration: configuration)
+    var tokens: [ConnectionID: (UserID, UInt64)] = [:]
+    service.attach { output in
+      if case .send(.joined(let snapshot, let token), let connection) = output {
+        tokens[connection] = (snapshot.myself, token)
+      }
+    }
+    service.attachMedia { [unowned self] output in
+      if case .forward(_, to: let endpoints) = output { forwarded &+= endpoints.count }
+    }
+    let minter = TokenMinter(appKey: Self.appKey, secret: Self.secret)
+    for index in 0..<count {
+      let connection = ConnectionID(UInt64(index + 1))
+      service.connectionOpened(connection, now: Self.now)
+      let token = minter.mint(
+        sessionName: "Bench", role: index == 0 ? .host : .participant,
+        issuedAt: Self.now / 1_000 - 30)
+      service.receive(
+        .join(
+          JoinRequest(
+            sessionName: "Bench", userName: "peer-\(index)", token: token, password: nil,
+            connectAudio: true, muteAudio: false, videoOn: true, idleTimeoutMinutes: nil)),
+        from: connection, now: Self.now)
+      guard let (user, resume) = tokens[connection] else {
+        throw BenchmarkError("peer-\(index) was not admitted")
+      }
+      let endpoint = MediaEndpointID(UInt64(index + 1))
+      members.append((user, endpoint))
+      service.receiveDatagram(
+        MediaDatagram.bind(MediaBind(user: user, token: resume)).encode(), from: endpoint,
+        now: 1_000)
+      for (layer, (width, height, bitrate)) in [
+        (UInt16(320), UInt16(180), UInt32(150_000)), (640, 360, 500_000), (1280, 720, 1_500_000),
+      ].enumerated() {
+        service.receive(
+          .media(
+            .announce(
+              StreamID(user: user, kind: .video, layer: UInt8(layer)), bitrate: bitrate,
+              width: width, height: height)), from: connection, now: Self.now)
+      }
+    }
+    // Each member watches the next `subscriptions` members (wrapping), at 180p so that the
+    // estimate never moves a layer.
+    for (index, member) in members.enumerated() {
+      for step in 1...min(subscriptions, count - 1) {
+        let publisher = members[(index + step) % count]
+        service.receive(
+          .media(.subscribe(publisher: publisher.user, kind: .video, maxLines: 180)),
+          from: ConnectionID(UInt64(index + 1)), now: Self.now)
+        floorFanOut[publisher.user, default: []].append(member.endpoint)
+      }
+    }
+    for member in members {
+      let video = MediaPacket(
+        stream: StreamID(user: member.user, kind: .video, layer: 0), sequence: 0, frameID: 0,
+        isKeyFrame: true, sendTime: 0, payloadBytes: 1_000, audioLevel: 127, width: 320,
+        height: 180)
+      datagrams.append((video.encode(), member.endpoint))
+    }
+  }
+
+  /// Feeds `rounds` rounds of every datagram; returns the copies forwarded.
+  func runService(rounds: Int) -> Int {
+    forwarded = 0
+    var now: Int64 = 2_000_000
+    for _ in 0..<rounds {
+      now &+= 1_000
+      for datagram in datagrams {
+        datagram.bytes.withUnsafeBytes { buffer in
+          service.receiveDatagram(buffer, from: datagram.from, now: now)
+        }
+      }
+    }
+    return forwarded
+  }
+
+  /// The floor: the same datagrams, decoded and fanned out from a dictionary.
+  func runFloor(rounds: Int, output: (MediaHostOutput) -> Void) -> Int {
+    var copies = 0
+    for _ in 0..<rounds {
+      for datagram in datagrams {
+        let decoded = datagram.bytes.withUnsafeBytes { buffer in
+          try? MediaDatagram.decode(buffer)
+        }
+        guard case .packet(let packet) = decoded,
+          let endpoints = floorFanOut[packet.stream.user]
+        else { continue }
+        output(.forward(datagram.bytes, to: endpoints))
+        copies &+= endpoints.count
+      }
+    }
+    return copies
+  }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import SessionCore
+import SessionSDK
+import SessionService
+import SessionTransport
+import Synchronization
+import Testing
+import VirtualNetwork
+
+@testable import SessionSimulation
+
+/// Impairments read true: injected loss shows in the statistics, a capped downlink moves to a
+/// lower layer and stops losing, a partition freezes the streams and the heal brings them back.
+@Suite struct MediaImpairmentTests {
+  /// A teacher at 720p and four viewers: `lossy` with 10% downlink loss throughout, `capped`
+  /// whose downlink is capped at 1 Mbit/s from 10 s, `cut` partitioned from 10 s to 15 s, and
+  /// `clean`.
+  static let scenario = """
+    {
+      "name": "media-impairments", "seed": 1, "duration": "30s",
+      "session": { "name": "Impair" },
+      "peers": [
+        { "name": "teacher", "role": "host", "video": true, "muted": false,
+          "media": { "send": "720p" } },
+        { "name": "lossy", "network": { "downlink": { "loss": 0.10 } },
+          "media": { "subscribe": { "video": ["teacher"], "resolution": "720p" } } },
+        { "name": "capped",
+          "media": { "subscribe": { "video": ["teacher"], "resolution": "720p" } } },
+        { "name": "cut",
+          "media": { "subscribe": { "video": ["teacher"], "resolution": "720p" } } },
+        { "name": "clean",
+          "media": { "subscribe": { "video": ["teacher"], "resolution": "720p" } } }
+      ],
+      "faults": [
+        { "at": "10s", "kind": "impair", "peers": "capped", "direction": "downlink",
+          "network": { "downlink": { "bandwidth": "1Mbps" } } },
+        { "at": "10s", "kind": "partition", "groups": [["cut"], ["service"]], "for": "5s" }
+      ],
+      "expect": { "liveness": "5s", "media": { "tracks": true } }
+    }
+    """
+
+  /// One viewer's figures for the teacher's video at one time.
+  struct Sample: Sendable {
+    var at: Int64
+    var stream: MediaFigures.Stream?
+    var statistics: QOSStatistics?
+    var now: Int64
+  }
+
+  /// Runs the scenario in `mode`, sampling each viewer's view of the teacher at `times`.
+  static func run(mode: SimulationMode, times: [Int64]) throws -> (
+    RunReport, [String: [Sample]]
+  ) {
+    let scenario = try ScenarioLoader.load(Data(Self.scenario.utf8))
+    let world = try Simulation.makeWorld(
+      mode, scenario: scenario, seed: 1, tracesNetwork: false)
+    defer { (world as? LoopbackWorld)?.shutdown() }
+    let runner = ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 1))
+    let samples = Mutex<[String: [Sample]]>([:])
+    for time in times {
+      runner.schedule(at: time) { runner in
+        guard let teacher = runner.peersByName["teacher"]?.userID else { return }
+        for name in ["lossy", "capped", "cut", "clean"] {
+          guard let peer = runner.peersByName[name] else { continue }
+          let figures = peer.sdk.mediaFigures
+          let stream = figures.streams.first { $0.publisher == teacher && $0.kind == .video }
+          let statistics = peer.sdk.getSession()?.user(withID: teacher)?.getVideoStatisticInfo()
+          let sample = Sample(at: time, stream: stream, statistics: statistics, now: figures.now)
+          samples.withLock { $0[name, default: []].append(sample) }
+        }
+      }
+    }
+    let report = try runner.run()
+    return (report, samples.withLock { $0 })
+  }
+
+  @Test func impairmentsReadTrueInDeterministicMode() throws {
+    let (report, samples) = try Self.run(
+      mode: .deterministic, times: [9_000, 12_000, 13_000, 14_000, 17_000, 29_000])
+    #expect(report.passed, "\(report.failures)")
+    func sample(_ peer: String, _ at: Int64) -> Sample? {
+      samples[peer]?.first { $0.at == at }
+    }
+    // 10% injected loss reads 10% ± 1.5 points, in total and in the SDK's statistics.
+    let lossy = try #require(sample("lossy", 29_000)?.stream)
+    #expect(abs(lossy.lossFraction - 0.10) <= 0.015, "total loss \(lossy.lossFraction)")
+    let statistics = try #require(sample("lossy", 29_000)?.statistics)
+    #expect((70...130).contains(statistics.averageLoss), "5 s loss \(statistics.averageLoss)‰")
+    // The clean viewer loses nothing and gets the top layer.
+    let clean = try #require(sample("clean", 29_000)?.stream)
+    #expect(clean.packetsLost == 0)
+    #expect(clean.layer == 2)
+    // Capped at 1 Mbit/s from 10 s: below 720p within 3 s; then under 2% loss.
+    let before = try #require(sample("capped", 9_000)?.stream)
+    #expect(before.layer == 2)
+    let switched = try #require(sample("capped", 13_000)?.stream)
+    #expect((switched.layer ?? 2) < 2, "layer at 13 s: \(String(describing: switched.layer))")
+    let end = try #require(sample("capped", 29_000)?.stream)
+    let lost = end.packetsLost - switched.packetsLost
+    let expected = end.packetsExpected - switched.packetsExpected
+    #expect(expected > 500)
+    #expect(Double(lost) / Double(max(1, expected)) < 0.02, "\(lost) of \(expected) lost")
+    // Partitioned 10–15 s: frozen during, flowing again within 2 s of the heal.
+    let frozen = try #require(sample("cut", 14_000)?.stream)
+    #expect(frozen.isFrozen)
+    let recovered = try #require(sample("cut", 17_000))
+    let arrival = try #require(recovered.stream?.lastArrival)
+    #expect(recovered.now - arrival < 200_000)
+    #expect(recovered.stream?.isFrozen == false)
+    // The run's table agrees.
+    let table = try #require(report.media)
+    #expect(table.tracks.received == table.tracks.expected)
+    #expect(table.rows.first { $0.peer == "clean" }?.lossPercent == 0)
+  }
+}
