@@ -9,7 +9,10 @@ private func validScenario() -> Scenario {
     .session("Room")
     .network(.symmetric(LinkSpec(delay: .ms(10), loss: 0.01)))
     .peer("host", role: .host)
-    .group("p-{i}", count: 3, join: .between(.seconds(1), .seconds(2)))
+    .group(
+      "p-{i}", count: 3, join: .between(.seconds(1), .seconds(2)),
+      media: PeerMediaSpec(send: .p360, subscribe: SubscribeSpec(video: ["host", "p-*"]))
+    )
     .at(.seconds(2), "host", .chatTo, target: "p-1", text: "hi")
     .behaviour("p-*", chatPerMinute: 1)
     .fault(at: .seconds(5), .partition, groups: [["p-*"], ["service"]], for: .seconds(2))
@@ -95,6 +98,22 @@ private let badFields: [BadField] = [
   BadField("expect.assertions[0]") { $0.expect.assertions[0].doesNotSee = ["p-*"] },
   BadField("expect.assertions[0]") { $0.expect.assertions[0].sharing = ["ghost"] },
   BadField("expect.assertions[0]") { $0.expect.assertions[0].videoOn = ["ghost"] },
+  BadField("peers[1].media.frameRate") { $0.peers[1].media?.frameRate = 0 },
+  BadField("peers[1].media.frameRate") { $0.peers[1].media?.frameRate = 61 },
+  BadField("peers[1].media.send") { $0.peers[1].media?.send = .auto },
+  BadField("peers[1].media.subscribe.maxVideo") { $0.peers[1].media?.subscribe.maxVideo = -1 },
+  BadField("peers[1].media.subscribe.maxVideo") { $0.peers[1].media?.subscribe.maxVideo = 101 },
+  BadField("peers[1].media.subscribe.video[1]") { $0.peers[1].media?.subscribe.video[1] = "p*-" },
+  BadField("peers[1].media.subscribe.video[0]") { $0.peers[1].media?.subscribe.video[0] = "" },
+  BadField("expect.media.maxLossPercent") {
+    $0.expect.media = MediaExpectations(maxLossPercent: 101)
+  },
+  BadField("expect.media.maxLossPercent") {
+    $0.expect.media = MediaExpectations(maxLossPercent: .nan)
+  },
+  BadField("expect.media.maxP99DelayMs") {
+    $0.expect.media = MediaExpectations(maxP99DelayMs: -1)
+  },
   BadField("swarm.loss") { $0.swarm?.loss = [0, 2] },
   BadField("swarm.loss") { $0.swarm?.loss = [0.5, 0.1] },
   BadField("swarm.loss") { $0.swarm?.loss = [0.1] },
@@ -197,6 +216,7 @@ private let badFields: [BadField] = [
       "behaviours[0].rejoinAfter.to"
     ),
     (#", "expect": {"liveness": "forever"}"#, "expect.liveness"),
+    (#", "expect": {"media": {"tracks": "all"}}"#, "expect.media.tracks"),
     (
       #", "expect": {"assertions": [{"at": "1s", "rosterCount": "two"}]}"#,
       "expect.assertions[0].rosterCount"
@@ -320,8 +340,17 @@ private let badFields: [BadField] = [
       .description(file.description ?? "")
       .seed(1)
       .session("Algebra101")
-      .peer("teacher", role: .host, video: true)
-      .group("student-{i}", count: 30, join: .between(.seconds(1), .seconds(4)))
+      .peer(
+        "teacher", role: .host, video: true, muted: false,
+        media: PeerMediaSpec(
+          send: .p720, subscribe: SubscribeSpec(video: ["student-*"], resolution: .p180))
+      )
+      .group(
+        "student-{i}", count: 30, join: .between(.seconds(1), .seconds(4)), video: true,
+        media: PeerMediaSpec(
+          send: .p180,
+          subscribe: SubscribeSpec(video: ["teacher", "student-*"], maxVideo: 25, share: true))
+      )
       .at(.seconds(5), "teacher", .startShare)
       .at(.seconds(6), "teacher", .startAnnotation)
       .at(.seconds(7), "student-1", .startAnnotation, target: "teacher")
@@ -335,7 +364,7 @@ private let badFields: [BadField] = [
       .at(.seconds(60), "teacher", .stopShare)
       .behaviour("student-*", videoTogglePerMinute: 0.5, chatPerMinute: 1)
       .partition(at: .seconds(25), ["teacher"], for: .seconds(18))
-      .expect(liveness: .seconds(20))
+      .expect(liveness: .seconds(20), media: MediaExpectations(tracks: true))
       .expect(at: .ms(5_500), rosterCount: 31, sharing: ["teacher"])
       .expect(at: .seconds(20), host: "teacher", rosterCount: 31, videoOn: ["teacher"])
       .expect(at: .seconds(35), peers: "student-*", host: "teacher", sees: ["teacher"])
@@ -452,12 +481,28 @@ private let badFields: [BadField] = [
     (#", "faults": [{"at": "1s", "kind": "heal", "duration": "2s"}]}"#, "faults[0].duration"),
     (#", "network": {"both": {"lost": 0.1}}}"#, "network.both.lost"),
     (#", "expect": {"assertions": [{"at": "1s", "hosts": "a"}]}}"#, "expect.assertions[0].hosts"),
+    (#", "expect": {"media": {"track": true}}}"#, "expect.media.track"),
   ])
   func aMisspeltKeyIsRefusedAtItsPath(_ tail: String, _ path: String) throws {
     let data = Data((base + tail).utf8)
     let error = try #require(throws: ScenarioError.self) { try ScenarioLoader.load(data) }
     #expect(error.path == path)
     #expect(error.reason.hasPrefix("unknown key"))
+  }
+
+  @Test func aMisspeltMediaKeyIsRefusedAtItsPath() throws {
+    let file = """
+      {"name": "k", "duration": "5s", "session": {"name": "Room"},
+       "peers": [{"name": "a", "media": {"send": "180p", "subscribe": {"vidoe": ["b"]}}}]}
+      """
+    let error = try #require(throws: ScenarioError.self) {
+      try ScenarioLoader.load(Data(file.utf8))
+    }
+    #expect(error.path == "peers[0].media.subscribe.vidoe")
+    let fine = file.replacingOccurrences(of: "vidoe", with: "video")
+    let scenario = try ScenarioLoader.load(Data(fine.utf8))
+    #expect(scenario.peers[0].media?.subscribe.watches("b") == true)
+    #expect(scenario.peers[0].media?.subscribe.watches("a") == false)
   }
 
   @Test func everyExampleUsesOnlyKnownKeys() throws {

@@ -126,17 +126,19 @@ public struct ScenarioBuilder: Sendable, Hashable {
   ///   - password: The password it offers.
   ///   - network: Its link, over the scenario's network.
   ///   - clockSkewMilliseconds: How far its clock runs ahead (negative: behind).
+  ///   - media: What its synthetic media sends and watches (a media plane for the run).
   /// - Returns: The builder with it.
   public func peer(
     _ name: String, role: PeerSpec.Role = .participant, join: SimDuration? = .zero,
     video: Bool = false, audio: Bool = true, muted: Bool = true, token: TokenSpec = .valid,
-    password: String? = nil, network: NetworkSpec? = nil, clockSkewMilliseconds: Int64? = nil
+    password: String? = nil, network: NetworkSpec? = nil, clockSkewMilliseconds: Int64? = nil,
+    media: PeerMediaSpec? = nil
   ) -> ScenarioBuilder {
     peers(
       PeerSpec(
         name: name, role: role, join: join.map(SimDurationRange.exactly), video: video,
         audio: audio, muted: muted, token: token, password: password, network: network,
-        clockSkewMilliseconds: clockSkewMilliseconds))
+        clockSkewMilliseconds: clockSkewMilliseconds, media: media))
   }
 
   /// Adds a counted group of peers named by a pattern: `"student-{i}"` stands for
@@ -155,18 +157,20 @@ public struct ScenarioBuilder: Sendable, Hashable {
   ///   - password: The password they offer.
   ///   - network: Their links, over the scenario's network.
   ///   - clockSkewMilliseconds: How far their clocks run ahead (negative: behind).
+  ///   - media: What their synthetic media sends and watches.
   /// - Returns: The builder with them.
   public func group(
     _ pattern: String, count: Int, role: PeerSpec.Role = .participant,
     join: SimDurationRange? = .exactly(.zero), video: Bool = false, audio: Bool = true,
     muted: Bool = true, token: TokenSpec = .valid, password: String? = nil,
-    network: NetworkSpec? = nil, clockSkewMilliseconds: Int64? = nil
+    network: NetworkSpec? = nil, clockSkewMilliseconds: Int64? = nil,
+    media: PeerMediaSpec? = nil
   ) -> ScenarioBuilder {
     peers(
       PeerSpec(
         name: pattern, count: count, role: role, join: join, video: video, audio: audio,
         muted: muted, token: token, password: password, network: network,
-        clockSkewMilliseconds: clockSkewMilliseconds))
+        clockSkewMilliseconds: clockSkewMilliseconds, media: media))
   }
 
   /// Adds peer entries as they are.
@@ -337,12 +341,14 @@ public struct ScenarioBuilder: Sendable, Hashable {
   ///   - convergence: Whether every live peer must hold the service's state at the end.
   ///   - liveness: How long after the heal the replicas have to converge.
   ///   - delivery: Whether the callback delivery properties are checked.
+  ///   - media: What the media must show at the end.
   /// - Returns: The builder with them.
   public func expect(
     invariants: Bool? = nil, convergence: Bool? = nil, liveness: SimDuration? = nil,
-    delivery: Bool? = nil
+    delivery: Bool? = nil, media: MediaExpectations? = nil
   ) -> ScenarioBuilder {
     with {
+      if let media { $0.expect.media = media }
       if let invariants { $0.expect.invariants = invariants }
       if let convergence { $0.expect.convergence = convergence }
       if let liveness { $0.expect.liveness = liveness }

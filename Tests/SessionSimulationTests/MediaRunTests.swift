@@ -1,0 +1,98 @@
+import Foundation
+import SessionCore
+import SessionSDK
+import Synchronization
+import Testing
+import VirtualNetwork
+
+@testable import SessionSimulation
+
+/// Runs with media: the same seed gives the same trace, a join while 30 peers stream converges
+/// as fast as without media, and the table counts what each peer watches.
+@Suite struct MediaRunTests {
+  /// A teacher and `students` students who all stream at 180p and watch up to 25 videos;
+  /// `late` joins at 5 s. 10 ms of delay each way, 1% loss.
+  static func classroom(students: Int, media: Bool) throws -> Scenario {
+    let peerMedia =
+      media
+      ? """
+      , "media": { "send": "180p", "subscribe": { "video": ["teacher", "student-*", "late"] } }
+      """ : ""
+    let text = """
+      {
+        "name": "streaming-join", "seed": 3, "duration": "8s",
+        "session": { "name": "Streaming" },
+        "network": { "both": { "delay": "10ms", "loss": 0.01 } },
+        "peers": [
+          { "name": "teacher", "role": "host", "video": true, "muted": false \(peerMedia) },
+          { "name": "student-{i}", "count": \(students), "video": true, "muted": false,
+            "join": { "from": "0s", "to": "1s" } \(peerMedia) },
+          { "name": "late", "video": true, "join": "5s" \(peerMedia) }
+        ],
+        "expect": { "liveness": "5s" \(media ? ", \"media\": { \"tracks\": true }" : "") }
+      }
+      """
+    return try ScenarioLoader.load(Data(text.utf8))
+  }
+
+  /// Milliseconds from the late join until the late peer is in the session and every replica
+  /// shows the whole roster, sampled every 5 ms.
+  static func joinConvergence(_ scenario: Scenario) throws -> (RunReport, Int64?) {
+    let world = try Simulation.makeWorld(
+      .deterministic, scenario: scenario, seed: 3, tracesNetwork: false)
+    let runner = ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 3))
+    let converged = Mutex<Int64?>(nil)
+    let total = scenario.peers.reduce(0) { $0 + $1.count }
+    for time in stride(from: Int64(5_000), to: 7_000, by: 5) {
+      runner.schedule(at: time) { runner in
+        guard converged.withLock({ $0 }) == nil else { return }
+        let everyone = runner.peers.allSatisfy { peer in
+          peer.isInSession && peer.sdk.store.state.participants.count == total
+        }
+        if everyone { converged.withLock { $0 = time - 5_000 } }
+      }
+    }
+    let report = try runner.run()
+    return (report, converged.withLock { $0 })
+  }
+
+  @Test func aJoinWhileThirtyPeersStreamConvergesAsFastAsWithoutMedia() throws {
+    let (withMedia, mediaTime) = try Self.joinConvergence(Self.classroom(students: 29, media: true))
+    let (without, plainTime) = try Self.joinConvergence(Self.classroom(students: 29, media: false))
+    #expect(withMedia.passed, "\(withMedia.failures.prefix(3))")
+    #expect(without.passed, "\(without.failures.prefix(3))")
+    let media = try #require(mediaTime)
+    let plain = try #require(plainTime)
+    // Signalling never waits behind media: the same bound, to the 5 ms sampling step (the
+    // loss draws differ when media shares the random streams of the links).
+    #expect(media <= plain + 40, "with media \(media) ms, without \(plain) ms")
+    #expect(media < 1_000)
+    let table = try #require(withMedia.media)
+    #expect(table.forwardedPackets > 100_000)
+    #expect(table.tracks.received == table.tracks.expected)
+    // Everyone watches 25 of the 30 others (the SDK's limit), all streaming at the end.
+    let late = try #require(table.rows.first { $0.peer == "late" })
+    #expect(late.tracksExpected == 25)
+    #expect(without.media == nil)
+  }
+
+  @Test func theSameSeedGivesTheSameTraceWithMedia() throws {
+    let scenario = try Self.classroom(students: 4, media: true)
+    let options = RunOptions(seed: 9, keepsTrace: true)
+    let first = try Simulation.run(scenario, mode: .deterministic, options: options)
+    let second = try Simulation.run(scenario, mode: .deterministic, options: options)
+    #expect(first.report.passed)
+    #expect(first.trace == second.trace)
+    #expect(first.report.media == second.report.media)
+    let check = try Simulation.checkDeterminism(scenario, options: RunOptions(seed: 9))
+    #expect(check.identical)
+  }
+
+  @Test func aScenarioWithoutMediaHasNoMediaPlane() throws {
+    let outcome = try Simulation.run(
+      Self.classroom(students: 2, media: false), mode: .deterministic,
+      options: RunOptions(seed: 1))
+    #expect(outcome.report.passed)
+    #expect(outcome.report.media == nil)
+  }
+}
