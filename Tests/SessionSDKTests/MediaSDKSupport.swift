@@ -1,6 +1,7 @@
 import SessionCore
-@testable import SessionSDK
 import SessionTransport
+
+@testable import SessionSDK
 
 // Fakes for driving an SDK instance's media plane: a media link whose ticks and datagrams the
 // test injects at chosen times and which records what the instance sends, and a sink.

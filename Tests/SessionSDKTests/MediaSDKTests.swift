@@ -1,7 +1,8 @@
 import SessionCore
-@testable import SessionSDK
 import SessionTransport
 import Testing
+
+@testable import SessionSDK
 
 /// The SDK's media plane: binding, the sources following the replica, canvases and sinks,
 /// limits and refusals, statistics, network quality, talking, and bad datagrams.
@@ -36,7 +37,10 @@ import Testing
     #expect(ada.sdk.isInSession())
     #expect(ada.sdk.diagnostics.resumes == 1)
     ada.run(from: 100_000, to: 400_000)
-    #expect(ada.link.take().binds == [MediaBind(user: ada.id, token: 101)] + [MediaBind(user: ada.id, token: 101)])
+    #expect(
+      ada.link.take().binds == [MediaBind(user: ada.id, token: 101)] + [
+        MediaBind(user: ada.id, token: 101)
+      ])
     #expect(ada.media.links.count == 1, "the media link lives through the resume")
     ada.bind()
     ada.run(from: 400_000, to: 1_000_000)
@@ -51,8 +55,12 @@ import Testing
     let canvas = try #require(ada.user(grace.id)?.getVideoCanvas())
     #expect(canvas.subscribe(with: sink, aspectMode: .letterBox, andResolution: .auto) == .success)
     #expect(ada.requests().isEmpty)
-    #expect(ada.user(grace.id)?.getVideoStatisticInfo() == QOSStatistics(direction: .receive, statisticsType: .video))
-    #expect(ada.myself?.getAudioStatisticInfo() == QOSStatistics(direction: .send, statisticsType: .audio))
+    #expect(
+      ada.user(grace.id)?.getVideoStatisticInfo()
+        == QOSStatistics(direction: .receive, statisticsType: .video))
+    #expect(
+      ada.myself?.getAudioStatisticInfo() == QOSStatistics(direction: .send, statisticsType: .audio)
+    )
     #expect(ada.sdk.getSession()?.getSessionVideoStatisticInfo() == SessionStatisticInfo())
     #expect(ada.sdk.mediaDiagnostics == MediaDiagnostics())
     // Talking is reported at once, as before.
@@ -67,6 +75,32 @@ import Testing
     #expect(ada.sdk.leaveSession(false) == .success)
     #expect(ada.link.isClosed)
     #expect(ada.myself?.getVideoStatisticInfo().packetsTransferred ?? 0 == 0)
+  }
+
+  @Test func releasingTheInstanceClosesTheMediaLink() {
+    let media = FakeMediaLinkFactory()
+    do {
+      let sdk = VideoSDK()
+      let params = InitParams(domain: "zoom.us", transport: service)
+      params.media = media
+      sdk.initialize(params)
+      sdk.joinSession(
+        SessionContext(token: "header.payload.signature", sessionName: "S", userName: "Ada"))
+      #expect(media.last?.isStarted == true)
+    }
+    #expect(media.last?.isClosed == true)
+  }
+
+  @Test func anInvalidFrameRateIsRefused() {
+    for rate in [0, -1, 61, .max] {
+      let params = InitParams(domain: "zoom.us", transport: service)
+      params.media = FakeMediaLinkFactory()
+      params.videoFrameRate = rate
+      #expect(VideoSDK().initialize(params) == .invalidParameter)
+    }
+    let params = InitParams(domain: "zoom.us", transport: service)
+    params.videoFrameRate = 60
+    #expect(VideoSDK().initialize(params) == .success)
   }
 
   // MARK: Sources
@@ -101,7 +135,8 @@ import Testing
   }
 
   @Test func aLowSendResolutionSendsOneLayer() {
-    let student = MediaMember("Student", service: service, resolution: .resolution180, videoOn: true)
+    let student = MediaMember(
+      "Student", service: service, resolution: .resolution180, videoOn: true)
     student.bind()
     student.run(from: 0, to: 500_000)
     #expect(
@@ -191,7 +226,8 @@ import Testing
     grace.bind()
     let preview = FrameSink()
     let canvas = try #require(grace.myself?.getVideoCanvas())
-    #expect(canvas.subscribe(with: preview, aspectMode: .letterBox, andResolution: .auto) == .success)
+    #expect(
+      canvas.subscribe(with: preview, aspectMode: .letterBox, andResolution: .auto) == .success)
     grace.run(from: 0, to: 1_000_000)
     #expect(preview.frames.count == 30)
     #expect(preview.frames.allSatisfy { $0.layer == 2 && $0.width == 1_280 && $0.user == grace.id })
@@ -250,8 +286,10 @@ import Testing
     badKind[6] = 9
     var badVersion = good.encode()
     badVersion[0] = 7
-    let malformed: [[UInt8]] = [[], [1], [1, 1], [1, 99], truncated, badKind, badVersion,
-      [UInt8](repeating: 0xFF, count: 2_000)]
+    let malformed: [[UInt8]] = [
+      [], [1], [1, 1], [1, 99], truncated, badKind, badVersion,
+      [UInt8](repeating: 0xFF, count: 2_000),
+    ]
     for bytes in malformed { ada.link.deliver(bytes, at: 10) }
     let unexpected: [MediaDatagram] = [
       .report(

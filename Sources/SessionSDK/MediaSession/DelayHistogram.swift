@@ -10,7 +10,7 @@ package struct DelayHistogram: Sendable, Hashable {
   /// Buckets per power of two.
   static let subBuckets = 16
   /// The number of buckets: exact below 32 µs, then 16 per power of two up to 2⁴³ µs.
-  static let bucketCount = 16 * 37 + 32
+  static let bucketCount = 16 * 40
 
   private(set) var counts = [UInt64](repeating: 0, count: DelayHistogram.bucketCount)
   /// How many delays were recorded.
@@ -61,6 +61,23 @@ package struct DelayHistogram: Sendable, Hashable {
     maximum = max(maximum, other.maximum)
   }
 
+  /// The delays recorded since `earlier`, a copy of this histogram taken before (for the last
+  /// seconds of a run); counts that went down are 0. The maximum stays this histogram's.
+  ///
+  /// - Parameter earlier: The same histogram, earlier.
+  /// - Returns: The difference.
+  package func subtracting(_ earlier: DelayHistogram) -> DelayHistogram {
+    var difference = self
+    for index in counts.indices {
+      difference.counts[index] =
+        counts[index] >= earlier.counts[index]
+        ? counts[index] - earlier.counts[index] : 0
+    }
+    difference.count = difference.counts.reduce(0, &+)
+    difference.sum = sum >= earlier.sum ? sum - earlier.sum : 0
+    return difference
+  }
+
   /// The delay below which `fraction` of the delays lie, µs; 0 when empty.
   ///
   /// - Parameter fraction: 0...1 (0.5 for the median, 0.99 for p99); clamped.
@@ -72,7 +89,8 @@ package struct DelayHistogram: Sendable, Hashable {
     var seen: UInt64 = 0
     for (index, value) in counts.enumerated() {
       seen += value
-      if seen >= rank { return min(Self.upperEdge(of: index), maximum) }
+      guard seen >= rank else { continue }
+      return index == counts.count - 1 ? maximum : min(Self.upperEdge(of: index), maximum)
     }
     return maximum
   }

@@ -3,9 +3,10 @@
 /// duplicates.
 ///
 /// A packet more than 64 numbers behind the highest is *too old* (a real receiver's jitter
-/// buffer would have given up on it). A jump ahead of more than ``maxJump`` numbers restarts the
-/// count (RFC 3550's sequence restart), so one stray number cannot make thousands of packets
-/// look lost.
+/// buffer would have given up on it), unless the packet after it follows it: then the sender
+/// started numbering again (RFC 3550's resynchronisation) and the count restarts there. A jump
+/// ahead of more than ``maxJump`` numbers restarts the count too, so one stray number cannot
+/// make thousands of packets look lost.
 ///
 /// > Important: A value; owned by the ``StreamReceiver`` that holds it.
 struct LayerSequence: Sendable, Hashable {
@@ -32,6 +33,8 @@ struct LayerSequence: Sendable, Hashable {
   private(set) var highest: Int64 = 0
   /// Bit `i` says whether number `highest − i` arrived.
   private var window: UInt64 = 0
+  /// The last too-old number, which the next packet may follow (a restart).
+  private var probation: UInt32?
 
   /// The highest number as it appears on the wire.
   var highestOnWire: UInt32 { UInt32(truncatingIfNeeded: highest) }
@@ -41,6 +44,7 @@ struct LayerSequence: Sendable, Hashable {
     isActive = false
     highest = 0
     window = 0
+    probation = nil
   }
 
   /// Takes one packet's number.
@@ -49,6 +53,7 @@ struct LayerSequence: Sendable, Hashable {
   /// - Returns: What it was.
   /// - Complexity: O(1).
   mutating func take(_ sequence: UInt32) -> Verdict {
+    defer { if probation != nil, probation != sequence { probation = nil } }
     guard isActive else {
       isActive = true
       highest = Int64(sequence)
@@ -66,7 +71,16 @@ struct LayerSequence: Sendable, Hashable {
       return .advanced(gap: delta)
     }
     let behind = -delta
-    guard behind < 64 else { return .tooOld }
+    guard behind < 64 else {
+      if let probation, sequence == probation &+ 1 {
+        highest = Int64(sequence)
+        window = 1
+        self.probation = nil
+        return .first
+      }
+      probation = sequence
+      return .tooOld
+    }
     let bit: UInt64 = 1 << UInt64(behind)
     if window & bit != 0 { return .duplicate }
     window |= bit

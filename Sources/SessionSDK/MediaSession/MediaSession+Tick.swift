@@ -145,6 +145,8 @@ extension MediaSession {
   ///
   /// - Parameter out: Where the requests go.
   mutating func signal(into out: inout MediaOutput) {
+    guard needsSignal else { return }
+    needsSignal = false
     var announcements: [StreamID: MediaRequest] = [:]
     if sending.video, let video {
       for (layer, stream) in zip(video.layers, video.streams) {

@@ -60,7 +60,9 @@ struct MediaSession: Sendable {
   var audio: AudioSource?
   var share: ShareSource?
   /// What the sources send now.
-  var sending = LocalMedia()
+  var sending = LocalMedia() {
+    didSet { needsSignal = true }
+  }
   /// The talking state `simulateTalking` set, which overrides the model.
   var talkingOverride: Bool?
   /// The talking state last sent with `reportTalking`.
@@ -77,9 +79,14 @@ struct MediaSession: Sendable {
   /// The announcements sent, by stream.
   var announced: [StreamID: MediaRequest] = [:]
   /// The subscriptions wanted: publisher and kind, and the most lines.
-  var wanted: [StreamKey: UInt16] = [:]
+  var wanted: [StreamKey: UInt16] = [:] {
+    didSet { needsSignal = true }
+  }
   /// The subscriptions sent.
   var subscribed: [StreamKey: UInt16] = [:]
+  /// Whether what should be signalled may differ from what was (so that a tick compares
+  /// nothing while nothing changed).
+  var needsSignal = false
 
   // MARK: Receiving
 
@@ -128,6 +135,7 @@ struct MediaSession: Sendable {
   mutating func resendSignalling() {
     announced = [:]
     subscribed = [:]
+    needsSignal = true
   }
 
   /// The service's downlink estimate.

@@ -33,8 +33,9 @@ struct QualitySample: Sendable, Hashable {
 /// Evaluated once a second. The score (``QualitySample/score``) is smoothed (half the new
 /// score, half the old). A level holds while the smoothed score stays within ``margin`` points
 /// past its boundaries (good from 80, normal from 50, bad below); it changes only when the score
-/// has been past a boundary by more than the margin for ``confirmations`` evaluations in a row,
-/// so a score hovering around a boundary never flaps. A stream with no media is ``none``: the
+/// has been past a boundary of the level by more than the margin, the same way, for
+/// ``confirmations`` evaluations in a row, and then to the level the score reads now (a collapse
+/// goes from good to bad at once), so a score hovering around a boundary never flaps. A stream with no media is ``none``: the
 /// first evaluation with media sets the level at once, and two evaluations in a row without
 /// media set it back to none.
 ///
@@ -55,8 +56,8 @@ struct NetworkQualityTracker: Sendable, Hashable {
   private(set) var level = NetworkQuality.none
   /// The smoothed score, `nil` while there is no media.
   private(set) var score: Double?
-  private var candidate = NetworkQuality.none
-  private var candidateCount = 0
+  /// Evaluations in a row past a boundary: positive upward, negative downward.
+  private var streak = 0
   private var emptyCount = 0
 
   /// The level a score reads with no hysteresis.
@@ -110,18 +111,14 @@ struct NetworkQualityTracker: Sendable, Hashable {
     }
     let target = Self.target(from: level, score: smoothed)
     guard target != level else {
-      candidateCount = 0
+      streak = 0
       return nil
     }
-    if target == candidate {
-      candidateCount += 1
-    } else {
-      candidate = target
-      candidateCount = 1
-    }
-    guard candidateCount >= Self.confirmations else { return nil }
+    let upward = target.rawValue > level.rawValue
+    streak = upward ? max(1, streak + 1) : min(-1, streak - 1)
+    guard abs(streak) >= Self.confirmations else { return nil }
     level = target
-    candidateCount = 0
+    streak = 0
     return level
   }
 }

@@ -6,9 +6,10 @@ import SessionTransport
 /// network quality read.
 ///
 /// Packets are counted per simulcast layer (each layer numbers its own packets): the layer
-/// received is the *current* one, and a key frame of another layer sent no earlier than the
-/// current layer's newest packet is a switch (the service switches a subscriber's layer only at
-/// key frames), which starts that layer's count afresh. Loss is RFC 3550's: packets expected
+/// received is the *current* one. The service forwards a subscriber one layer at a time and
+/// switches at key frames, so a packet of another layer sent after the current layer's newest
+/// (or its key frame sent with it) is a switch, which starts that layer's count afresh; older
+/// packets of another layer are late ones of the layer left. Loss is RFC 3550's: packets expected
 /// (from the highest sequence number) minus packets received, so a late packet makes up for
 /// its gap. A gap longer than ``pauseGap`` is a pause, not loss: audio reaches a subscriber
 /// only while its sender is among the loudest talkers, so its stream stops and starts.
@@ -155,15 +156,15 @@ struct StreamReceiver: Sendable {
     guard slot < layers.count else { return .badLayer }
     if currentLayer == nil {
       currentLayer = layer
-    } else if layer != currentLayer {
-      if packet.isKeyFrame && packet.sendTime >= newestSendTime {
-        layers[slot].reset()
-        currentLayer = layer
-        newestSendTime = .min
-      } else if !layers[slot].isActive {
-        currentLayer = layer
-        newestSendTime = .min
-      }
+    } else if layer != currentLayer,
+      packet.sendTime > newestSendTime || (packet.isKeyFrame && packet.sendTime == newestSendTime)
+        || !layers[slot].isActive
+    {
+      // The service forwards one layer at a time: a newer packet of another layer is a
+      // switch, and that layer's count starts again (it stopped when the service moved away).
+      layers[slot].reset()
+      currentLayer = layer
+      newestSendTime = .min
     }
     switch layers[slot].take(packet.sequence) {
     case .first:

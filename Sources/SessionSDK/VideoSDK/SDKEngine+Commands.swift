@@ -84,7 +84,8 @@ extension SDKEngine {
       ? subscriptions.unsubscribeShare(of: canvas.userID, from: view)
       : subscriptions.unsubscribeVideo(of: canvas.userID, from: view)
     if removed {
-      syncMediaSubscription(StreamKey(user: canvas.userID, kind: canvas.isShareCanvas ? .share : .video))
+      syncMediaSubscription(
+        StreamKey(user: canvas.userID, kind: canvas.isShareCanvas ? .share : .video))
     }
     return .success
   }

@@ -76,7 +76,7 @@ extension SDKEngine {
       media?.tick(
         now: now, local: localMedia(in: state), canSignal: canSignalMedia, previews: previews,
         isPublishing: { Self.isPublishing($0, $1, in: state) }, into: &out)
-      perform(&out)
+      performMedia(&out)
     case .datagram(let bytes, let time):
       receiveDatagram(bytes, at: time)
     }
@@ -105,7 +105,7 @@ extension SDKEngine {
 
   /// Sends what the media session asked for, in order: datagrams, signalling, commands,
   /// callbacks, then the local preview frames.
-  func perform(_ out: inout MediaOutput) {
+  func performMedia(_ out: inout MediaOutput) {
     if let mediaLink {
       for datagram in out.datagrams {
         mediaLink.send(encode(datagram))
@@ -138,7 +138,7 @@ extension SDKEngine {
     guard media != nil, canSignalMedia else { return }
     var out = takeMediaOutput()
     media?.signal(into: &out)
-    perform(&out)
+    performMedia(&out)
   }
 
   /// What the replica says the local user sends.

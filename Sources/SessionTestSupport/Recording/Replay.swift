@@ -276,6 +276,8 @@ private final class DelegateReplayer {
       delegate?.onFailedToStartShare(share, user: session?.user(withID: id))
     case .onVideoCanvasSubscribeFail(let reason, let id):
       delegate?.onVideoCanvasSubscribeFail(reason, user: session?.user(withID: id), view: nil)
+    case .onUserNetworkStatusChanged(let type, let level, let id):
+      delegate?.onUserNetworkStatusChanged(type, level: level, user: session?.user(withID: id))
     case .onAnnotationToolTypeChanged(let owner, let toolType):
       let helper = helper(on: owner)
       delegate?.onAnnotationToolTypeChanged(helper, view: nil, toolType: toolType)
