@@ -550,12 +550,13 @@ import Testing
     world.mediaNow += 1_000_000
     world.receive(report(lost: 0), from: bob)
     #expect(world.notices(to: bob, since: mark).count == 1)
-    // Half lost: cut by a quarter, noticed.
+    // Half lost: cut by a quarter from what flows (the 1.5 Mbit/s top layer, below the
+    // estimate), noticed.
     world.mediaNow += 1_000_000
     world.receive(report(lost: 50), from: bob)
     #expect(
       world.notices(to: bob, since: mark) == [
-        .downlinkEstimate(4_000_000), .downlinkEstimate(3_000_000),
+        .downlinkEstimate(4_000_000), .downlinkEstimate(1_125_000),
       ])
     // 15% lost: cut by 7.5%, under a tenth: not noticed.
     world.mediaNow += 1_000_000

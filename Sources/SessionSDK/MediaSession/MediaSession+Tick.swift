@@ -92,21 +92,26 @@ extension MediaSession {
   ) {
     if video != nil, let packets = video?.packets(until: now), !packets.isEmpty {
       let top = UInt8((video?.layers.count ?? 1) - 1)
-      take(packets, kind: .video, previewLayer: previews.video ? top : nil, into: &out)
+      take(packets, kind: .video, previewLayer: previews.video ? top : nil, at: now, into: &out)
     }
     if audio != nil, let packets = audio?.packets(until: now), !packets.isEmpty {
-      take(packets, kind: .audio, previewLayer: nil, into: &out)
+      take(packets, kind: .audio, previewLayer: nil, at: now, into: &out)
     }
     if share != nil, let packets = share?.packets(until: now), !packets.isEmpty {
-      take(packets, kind: .share, previewLayer: previews.share ? 0 : nil, into: &out)
+      take(packets, kind: .share, previewLayer: previews.share ? 0 : nil, at: now, into: &out)
     }
   }
 
+  /// Sends the packets a source made, stamped with the time they leave (`now`), not the time
+  /// their frame was due: a frame taken late by the tick is late at the sender, and the
+  /// receiver's one-way delay is the network's alone.
   private mutating func take(
-    _ packets: [MediaPacket], kind: MediaKind, previewLayer: UInt8?, into out: inout MediaOutput
+    _ packets: [MediaPacket], kind: MediaKind, previewLayer: UInt8?, at now: Int64,
+    into out: inout MediaOutput
   ) {
     let slot = kind.index
-    for packet in packets {
+    for var packet in packets {
+      packet.sendTime = now
       if packet.stream.layer == 0, sent[slot].lastFrameID != packet.frameID {
         sent[slot].lastFrameID = packet.frameID
         sent[slot].frames += 1

@@ -35,12 +35,16 @@ extension ScenarioRunner {
   /// After a callback that changes who is present or who shares, brings the peer's canvases
   /// in line with its `media.subscribe`.
   func updateCanvases(after callback: VideoSDKCallback, of peer: SimulatedPeer) {
-    guard hasMedia, let spec = peer.spec.media?.subscribe else { return }
+    guard hasMedia else { return }
+    if peer.mediaStartedAt == nil, peer.isInSession {
+      let now = peer.sdk.mediaFigures.now
+      if now > 0 { peer.mediaStartedAt = now }
+    }
+    guard let spec = peer.spec.media?.subscribe else { return }
     switch callback {
     case .onSessionJoin:
       peer.canvases.removeAll()
       peer.shareCanvas = nil
-      if peer.mediaStartedAt == nil { peer.mediaStartedAt = peer.sdk.mediaFigures.now }
     case .onUserJoin, .onUserLeave, .onUserShareStatusChanged:
       break
     case .onSessionLeave:

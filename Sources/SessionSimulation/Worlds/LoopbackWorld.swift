@@ -35,6 +35,8 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     var dead: Set<String> = []
     /// Partitions and holds in force, as the proxy was told them.
     var cuts: [String: ProxyDirection] = [:]
+    /// Whether the run has a media plane.
+    var hasMedia = false
   }
 
   /// Starts a server, a client loop and a proxy.
@@ -61,26 +63,48 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     loop = try EventLoop(name: "sessionsim-peers")
     let loop = self.loop
     let port = server.port
+    let mediaPort = server.mediaPort
     proxy = try loop.runBlocking {
-      LoopBound(try FaultProxy(loop: loop, upstreamPort: port, seed: seed), loop: loop)
+      LoopBound(
+        try FaultProxy(
+          loop: loop, upstreamPort: port, seed: seed, mediaUpstreamPort: mediaPort),
+        loop: loop)
     }
   }
 
-  /// The peer's media links: none yet in this mode.
+  /// The peer's media links: UDP through the peer's media port on the proxy, once
+  /// ``startMedia()`` ran (on the client loop).
   ///
   /// - Parameter peer: The peer's name.
-  /// - Returns: `nil`.
-  public func mediaTransport(for peer: String) -> (any MediaLinkFactory)? { nil }
+  /// - Returns: A media link factory, or `nil` before ``startMedia()`` or for a dead peer.
+  public func mediaTransport(for peer: String) -> (any MediaLinkFactory)? {
+    let (media, dead) = state.withLock { ($0.hasMedia, $0.dead.contains(peer)) }
+    guard media, !dead else { return nil }
+    let proxy = proxy.value
+    guard (try? proxy.listen(peer: peer)) != nil, let port = proxy.mediaPort(of: peer) else {
+      return nil
+    }
+    return LoopbackMediaLinkFactory(loop: loop, port: port)
+  }
 
-  /// Loopback media is not wired yet.
+  /// Turns the media plane on: the server opened its media socket when it started (its host
+  /// is a media host), and the proxy forwards each peer's media.
   ///
-  /// - Returns: False.
-  public func startMedia() -> Bool { false }
+  /// - Returns: Whether the server has a media socket.
+  public func startMedia() -> Bool {
+    guard server.mediaPort != nil else { return false }
+    state.withLock { $0.hasMedia = true }
+    return true
+  }
 
-  /// The service's media-plane counts: none in this mode yet.
+  /// The service's media-plane counts.
   ///
-  /// - Returns: `nil`.
-  public func mediaStatistics() -> MediaPlaneStatistics? { nil }
+  /// - Returns: The counts, if the run has a media plane.
+  public func mediaStatistics() -> MediaPlaneStatistics? {
+    guard state.withLock({ $0.hasMedia }) else { return nil }
+    let server = server
+    return try? server.loop.runBlocking { server.host.service.mediaStatistics }
+  }
 
   /// The mode's name for reports.
   public var modeName: String { "loopback" }
@@ -226,8 +250,16 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
       let lane = ProxyDirection(direction)
       _ = proxy.setDelay(link.delay?.milliseconds ?? 0, peer: peer, direction: lane)
       _ = proxy.setLoss(link.loss ?? 0, peer: peer, direction: lane)
-      return link.bandwidth == nil && link.jitter == nil && link.distribution == nil
-        && link.duplicate == nil
+      // Jitter and a bandwidth cap act on media only (TCP keeps its order and its rate).
+      let media = state.withLock { $0.hasMedia }
+      let jitter = proxy.setJitter(link.jitter?.milliseconds ?? 0, peer: peer, direction: lane)
+      let cap = link.bandwidth.map {
+        MediaBandwidthCap(
+          bitsPerSecond: $0.bitsPerSecond, queueLimitBytes: link.queueBytes ?? 65_536)
+      }
+      let capped = proxy.setBandwidth(cap, peer: peer, direction: lane)
+      return link.distribution == nil && link.duplicate == nil
+        && (link.jitter == nil || (media && jitter)) && (link.bandwidth == nil || (media && capped))
     case .pause, .resume, .killService, .startService:
       return false
     }
