@@ -203,6 +203,15 @@ public final class VideoSDK {
   /// Delivers a held-back link closure, which starts a resume.
   @_spi(Testing) public func resumeLinkForTesting() { engine.resumeLinkForTesting() }
 
+  /// The resume token of the membership, while in the session: what the media plane binds
+  /// with. A raw-socket test uses it to act as a hostile client bound as this member.
+  @_spi(Testing) public var resumeTokenForTesting: UInt64? {
+    switch engine.lifecycle.state {
+    case .inSession(let token), .resuming(_, let token): token
+    default: nil
+    }
+  }
+
   /// Points later links at another service, as after a service restart.
   @_spi(Testing) public func replaceTransportForTesting(_ transport: any SessionLinkFactory) {
     engine.replaceTransportForTesting(transport)

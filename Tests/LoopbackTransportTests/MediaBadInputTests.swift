@@ -1,0 +1,147 @@
+import Foundation
+import LoopbackTransport
+import SessionCore
+@_spi(Testing) import SessionSDK
+import SessionService
+import SessionTransport
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Hostile media on a raw UDP socket against a real server: malformed, truncated, oversized,
+/// unbound, spoofed and out-of-state packets are dropped and counted, never reach a
+/// subscriber, and never stop the relay.
+@Suite("Bad media from a raw socket")
+struct MediaBadInputTests {
+  /// A view that counts the frames it receives, from any thread's point of view.
+  final class CountingSink: VideoSink, @unchecked Sendable {
+    let frames = Mutex(0)
+    func onFrameReceived(_ frame: VideoFrame) { frames.withLock { $0 += 1 } }
+  }
+
+  /// A POSIX UDP socket on 127.0.0.1, sending to one port.
+  final class RawUDP {
+    let descriptor: Int32
+    var target = sockaddr_in()
+
+    init(port: UInt16) throws {
+      #if canImport(Glibc)
+        descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+      #else
+        descriptor = socket(AF_INET, SOCK_DGRAM, 0)
+      #endif
+      guard descriptor >= 0 else { throw POSIXError(.EIO) }
+      target.sin_family = sa_family_t(AF_INET)
+      target.sin_port = port.bigEndian
+      target.sin_addr.s_addr = inet_addr("127.0.0.1")
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ bytes: [UInt8]) {
+      var address = target
+      _ = bytes.withUnsafeBytes { buffer in
+        withUnsafePointer(to: &address) { pointer in
+          pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+            sendto(
+              descriptor, buffer.baseAddress, buffer.count, 0, raw,
+              socklen_t(MemoryLayout<sockaddr_in>.size))
+          }
+        }
+      }
+    }
+  }
+
+  /// Joins an SDK peer with a media plane through the server's media port.
+  static func joinWithMedia(
+    _ name: String, harness: LoopbackHarness, videoOn: Bool
+  ) throws -> Peer {
+    let (client, port, link) = (harness.client, harness.port, harness.linkConfiguration)
+    let mediaPort = try #require(harness.server.mediaPort)
+    let callbacks = Recorder<VideoSDKCallback>()
+    let (sdk, factory) = try client.sync {
+      let factory = LoopbackLinkFactory(loop: client, port: port, configuration: link)
+      let sdk = VideoSDK()
+      sdk.callbackObserver = { callbacks.append($0) }
+      let params = InitParams(domain: "zoom.us", transport: factory, clock: factory.clock.now)
+      params.media = LoopbackMediaLinkFactory(loop: client, port: mediaPort)
+      params.videoSendResolution = .resolution180
+      sdk.initialize(params)
+      return (LoopBound(sdk, loop: client), LoopBound(factory, loop: client))
+    }
+    let peer = Peer(name: name, sdk: sdk, factory: factory, callbacks: callbacks)
+    try peer.join(session: "Room", token: harness.token(), videoOn: videoOn)
+    #expect(peer.waitFor(.onSessionJoin), "\(name) did not join")
+    return peer
+  }
+
+  @Test func hostilePacketsAreDroppedAndCountedAndTheRelayGoesOn() throws {
+    let harness = try LoopbackHarness()
+    defer { harness.shutdown() }
+    let alice = try Self.joinWithMedia("alice", harness: harness, videoOn: true)
+    let bob = try Self.joinWithMedia("bob", harness: harness, videoOn: false)
+    let mallory = try Self.joinWithMedia("mallory", harness: harness, videoOn: false)
+    let aliceID = try #require(try alice.myID())
+    let malloryID = try #require(try mallory.myID())
+    #expect(bob.waitFor { $0 == .onUserJoin([malloryID]) })
+    let sink = CountingSink()
+    try bob.run { sdk in
+      let canvas = sdk.getSession()?.user(withID: aliceID)?.getVideoCanvas()
+      _ = canvas?.subscribe(with: sink, aspectMode: .panAndScan, andResolution: .auto)
+    }
+    #expect(waitUntil(timeoutSeconds: 20) { sink.frames.withLock { $0 } >= 10 })
+
+    // Every kind of hostile datagram, from one raw socket.
+    let mediaPort = try #require(harness.server.mediaPort)
+    let raw = try RawUDP(port: mediaPort)
+    let claim = MediaPacket(
+      stream: StreamID(user: aliceID, kind: .video, layer: 0), sequence: 4_000_000_000,
+      frameID: 4_000_000_000, isKeyFrame: true, sendTime: .max, payloadBytes: 1_200,
+      audioLevel: 127, width: 320, height: 180)
+    let valid = claim.encode()
+    raw.send(Array(repeating: 0xFF, count: 50))  // malformed
+    raw.send(Array(valid.prefix(20)))  // truncated
+    raw.send(valid + Array(repeating: 0, count: 300))  // oversized for its header
+    raw.send(Array(repeating: 0, count: 60_000))  // oversized for any datagram
+    raw.send([])  // empty
+    for _ in 0..<20 { raw.send(valid) }  // unbound: a well-formed claim of alice's video
+    // Bound as mallory (with mallory's own token), it claims alice's stream: spoofed.
+    let token = try #require(try mallory.run { $0.resumeTokenForTesting })
+    raw.send(MediaDatagram.bind(MediaBind(user: malloryID, token: token)).encode())
+    raw.send(MediaDatagram.bind(MediaBind(user: aliceID, token: token)).encode())  // bad bind
+    #expect(
+      waitUntil(timeoutSeconds: 10) {
+        ((try? harness.onService { $0.mediaStatistics.bindsAccepted }) ?? 0) >= 4
+      })
+    for _ in 0..<20 { raw.send(valid) }
+    // And mallory's own video, whose camera is off: not sending.
+    var own = claim
+    own.stream = StreamID(user: malloryID, kind: .video, layer: 0)
+    for _ in 0..<20 { raw.send(own.encode()) }
+
+    let counted = waitUntil(timeoutSeconds: 10) {
+      let drops = (try? harness.onService { $0.mediaStatistics.dropped }) ?? .init()
+      return drops.malformed >= 5 && drops.unbound >= 20 && drops.spoofed >= 20
+        && drops.notSending >= 20 && drops.badBind >= 1
+    }
+    let statistics = try harness.onService { $0.mediaStatistics }
+    #expect(counted, "\(statistics.dropped)")
+    // Nothing of it reached bob: alice's stream there never saw the forged sequence numbers
+    // (they would count as billions of packets expected), and bob's frames go on.
+    let before = sink.frames.withLock { $0 }
+    #expect(waitUntil(timeoutSeconds: 10) { sink.frames.withLock { $0 } >= before + 10 })
+    let stream = try bob.run { sdk in
+      sdk.mediaFigures.streams.first { $0.publisher == aliceID && $0.kind == .video }
+    }
+    let received = try #require(stream)
+    #expect(received.packetsExpected < 100_000)
+    #expect(received.lossFraction < 0.05)
+    #expect(try bob.run { $0.mediaDiagnostics.unknownStreamPackets } == 0)
+    _ = alice
+  }
+}
