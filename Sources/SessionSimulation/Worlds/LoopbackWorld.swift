@@ -15,8 +15,10 @@ import Synchronization
 /// ``LoopbackTransport/FaultProxy`` that applies its delay, loss (as retransmission delay),
 /// partitions and kills. Real sockets and real time: a run of 60 s takes 60 s.
 ///
-/// What the proxy cannot do is refused (``inject(_:)`` returns false and the report lists
-/// it): pausing a peer, killing the service, bandwidth, jitter and delay distributions.
+/// With a media plane each peer's media goes over UDP through the proxy's media half, which
+/// applies delay, loss, jitter, bandwidth caps and partitions to it. What the proxy cannot do
+/// is refused (``inject(_:)`` returns false and the report lists it): pausing a peer, killing
+/// the service, delay distributions, duplication, and jitter or bandwidth without media.
 ///
 /// > Important: Made and driven from one thread that is neither loop's; scheduled work and
 /// > ``perform(_:)`` run on the client loop, which owns every SDK instance and the proxy.
