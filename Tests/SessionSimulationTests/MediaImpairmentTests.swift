@@ -12,34 +12,9 @@ import VirtualNetwork
 /// Impairments read true: injected loss shows in the statistics, a capped downlink moves to a
 /// lower layer and stops losing, a partition freezes the streams and the heal brings them back.
 @Suite struct MediaImpairmentTests {
-  /// A teacher at 720p and four viewers: `lossy` with 10% downlink loss throughout, `capped`
-  /// whose downlink is capped at 1 Mbit/s from 6 s, `cut` partitioned from 6 s to 9 s, and
-  /// `clean`.
-  static let scenario = """
-    {
-      "name": "media-impairments", "seed": 1, "duration": "16s",
-      "session": { "name": "Impair" },
-      "peers": [
-        { "name": "teacher", "role": "host", "video": true, "muted": false,
-          "media": { "send": "720p" } },
-        { "name": "lossy", "network": { "downlink": { "loss": 0.10 } },
-          "media": { "subscribe": { "video": ["teacher"], "resolution": "720p", "share": true } } },
-        { "name": "capped",
-          "media": { "subscribe": { "video": ["teacher"], "resolution": "720p" } } },
-        { "name": "cut",
-          "media": { "subscribe": { "video": ["teacher"], "resolution": "720p" } } },
-        { "name": "clean",
-          "media": { "subscribe": { "video": ["teacher"], "resolution": "720p" } } }
-      ],
-      "actions": [ { "at": "1s", "peer": "teacher", "do": "startShare" } ],
-      "faults": [
-        { "at": "6s", "kind": "impair", "peers": "capped", "direction": "downlink",
-          "network": { "downlink": { "bandwidth": "1Mbps" } } },
-        { "at": "6s", "kind": "partition", "groups": [["cut"], ["service"]], "for": "3s" }
-      ],
-      "expect": { "liveness": "5s", "media": { "tracks": true } }
-    }
-    """
+  /// `Examples/Scenarios/media-impairments.json`: a teacher at 720p and four viewers: `lossy`
+  /// with 10% downlink loss throughout, `capped` whose downlink is capped at 1 Mbit/s from 6 s,
+  /// `cut` partitioned from 6 s to 9 s, and `clean`; the teacher shares from 1 s.
 
   /// One viewer's figures for the teacher's video at one time.
   struct Sample: Sendable {
@@ -55,7 +30,7 @@ import VirtualNetwork
   static func run(mode: SimulationMode, times: [Int64]) throws -> (
     RunReport, [String: [Sample]]
   ) {
-    let scenario = try ScenarioLoader.load(Data(Self.scenario.utf8))
+    let scenario = try PackageFiles.example("media-impairments")
     let world = try Simulation.makeWorld(
       mode, scenario: scenario, seed: 1, tracesNetwork: false)
     defer { (world as? LoopbackWorld)?.shutdown() }
