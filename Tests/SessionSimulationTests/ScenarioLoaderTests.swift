@@ -511,7 +511,7 @@ private let badFields: [BadField] = [
       .appendingPathComponent("Examples/Scenarios")
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
       .filter { $0.hasSuffix(".json") }
-    #expect(files.count == 8)
+    #expect(files.count == PackageFiles.exampleNames.count)
     for file in files {
       let data = try Data(contentsOf: folder.appendingPathComponent(file))
       #expect(ScenarioKeys.firstUnknownKey(in: data) == nil, "\(file)")
