@@ -22,7 +22,8 @@ public struct MediaSummary: Sendable, Hashable, Codable {
     public var receiveKbps: Double
     /// Media sent, kilobits per second over the run.
     public var sendKbps: Double
-    /// Packets lost of those expected, in percent, over the run.
+    /// Video and share packets lost of those expected, in percent, over the run (audio
+    /// reaches a peer only while its talker is among the loudest: its gaps are no loss).
     public var lossPercent: Double
     /// Freezes counted on the peer's video and share canvases.
     public var freezes: Int

@@ -128,8 +128,12 @@ extension ScenarioRunner {
       }
       for stream in figures.streams {
         bytes += stream.bytes
-        lost += stream.packetsLost
-        wanted += stream.packetsExpected
+        // Audio reaches a peer only while its talker is among the loudest three: its gaps
+        // are selection, not loss, so loss counts video and share.
+        if stream.kind != .audio {
+          lost += stream.packetsLost
+          wanted += stream.packetsExpected
+        }
         freezes += stream.freezes
         if let first = stream.firstArrival { firstArrival = min(firstArrival, first) }
       }
