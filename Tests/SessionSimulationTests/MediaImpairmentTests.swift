@@ -112,6 +112,12 @@ import VirtualNetwork
     let arrival = try #require(recovered.stream?.lastArrival)
     #expect(recovered.now - arrival < 200_000)
     #expect(recovered.stream?.isFrozen == false)
+    // Network quality, as each viewer reads the teacher's video: 10% loss is no longer good,
+    // a clean link is, a partition is bad.
+    let lossyLevel = try #require(sample("lossy", 15_500)?.statistics?.networkLevel)
+    #expect(lossyLevel == .normal || lossyLevel == .bad, "lossy reads \(lossyLevel)")
+    #expect(sample("clean", 15_500)?.statistics?.networkLevel == .good)
+    #expect(sample("cut", 8_500)?.statistics?.networkLevel == .bad)
     // The run's table agrees.
     let table = try #require(report.media)
     #expect(table.tracks.received == table.tracks.expected)

@@ -88,6 +88,51 @@ import VirtualNetwork
     #expect(check.identical)
   }
 
+  @Test func aSendersLossyUplinkReachesEveryoneAsItsOverallNetworkLevel() throws {
+    let text = """
+      {
+        "name": "lossy-sender", "seed": 4, "duration": "20s", "session": { "name": "Quality" },
+        "peers": [
+          { "name": "teacher", "role": "host", "video": true, "muted": false,
+            "network": { "uplink": { "loss": 0.2 } }, "media": { "send": "360p" } },
+          { "name": "student", "video": true, "muted": false,
+            "media": { "send": "180p", "subscribe": { "video": ["teacher"] } } }
+        ],
+        "expect": { "liveness": "5s" }
+      }
+      """
+    let scenario = try ScenarioLoader.load(Data(text.utf8))
+    let world = try Simulation.makeWorld(
+      .deterministic, scenario: scenario, seed: 4, tracesNetwork: false)
+    let runner = ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 4))
+    let levels = Mutex<[String: NetworkQuality]>([:])
+    runner.schedule(at: 19_000) { runner in
+      guard let teacher = runner.peersByName["teacher"],
+        let student = runner.peersByName["student"],
+        let teacherID = teacher.userID, let studentID = student.userID
+      else { return }
+      let seenByStudent = student.sdk.getSession()?.user(withID: teacherID)
+      let seenByTeacher = teacher.sdk.getSession()?.user(withID: studentID)
+      levels.withLock {
+        $0["teacher, as the student's replica says"] = seenByStudent?.getOverallNetworkLevel()
+        $0["teacher, itself"] = teacher.sdk.getSession()?.getMySelf()?.getOverallNetworkLevel()
+        $0["student, as the teacher's replica says"] = seenByTeacher?.getOverallNetworkLevel()
+        $0["teacher's video, as the student receives it"] =
+          seenByStudent?.getVideoStatisticInfo().networkLevel
+      }
+    }
+    let report = try runner.run()
+    #expect(report.passed, "\(report.failures.prefix(3))")
+    let seen = levels.withLock { $0 }
+    let teacherLevel = try #require(seen["teacher, itself"])
+    #expect(teacherLevel == .bad || teacherLevel == .normal, "\(seen)")
+    // The level went to the service and back to every replica.
+    #expect(seen["teacher, as the student's replica says"] == teacherLevel)
+    #expect(seen["student, as the teacher's replica says"] == .good)
+    let received = try #require(seen["teacher's video, as the student receives it"])
+    #expect(received == .bad || received == .normal)
+  }
+
   @Test func aScenarioWithoutMediaHasNoMediaPlane() throws {
     let outcome = try Simulation.run(
       Self.classroom(students: 2, media: false), mode: .deterministic,
