@@ -94,9 +94,10 @@ extension SDKEngine {
     }
     switch datagram {
     case .packet(let packet):
-      let state = store.state
+      // Presence without reading `state`: no copy of the state, no observation, per packet.
+      let store = self.store
       let received = media?.receive(
-        packet, at: time, isPresent: { state.participants[$0] != nil })
+        packet, at: time, isPresent: { store.participantAddress($0) != nil })
       if case .frame(let frame)? = received { deliver(frame) }
     default:
       receiveControl(datagram, at: time)
@@ -174,10 +175,11 @@ extension SDKEngine {
     let key = StreamKey(user: frame.user, kind: frame.kind == .share ? .share : .video)
     guard let viewers = subscriptions.viewers[key] else { return }
     var sawGone = false
-    for viewer in viewers {
-      if let sink = viewer.sink {
+    // By index: copying a viewer would copy its two weak references per frame.
+    for index in viewers.indices {
+      if let sink = viewers[index].sink {
         sink.onFrameReceived(frame)
-      } else if !viewer.isLive {
+      } else if !viewers[index].isLive {
         sawGone = true
       }
     }
