@@ -58,6 +58,8 @@ public final class VirtualNetwork {
   var queue = EventQueue()
   /// Events of the queue that are messages, opens or closes.
   var inFlight = 0
+  /// How many of ``inFlight`` are datagrams.
+  var datagramsInFlight = 0
   var isFinished = false
   private var traceSequence: UInt64 = 0
 
@@ -217,7 +219,10 @@ public final class VirtualNetwork {
   public func step() -> Bool {
     guard let entry = queue.pop() else { return false }
     if entry.time > now { now = entry.time }
-    if entry.payload.isInFlight { inFlight -= 1 }
+    if entry.payload.isInFlight {
+      inFlight -= 1
+      if case .datagram = entry.payload { datagramsInFlight -= 1 }
+    }
     dispatch(entry.payload)
     return true
   }
@@ -236,12 +241,15 @@ public final class VirtualNetwork {
   /// don't count; nor do messages held behind a partition or waiting at a paused peer), or
   /// until `limit` microseconds of virtual time passed, whichever comes first.
   ///
-  /// - Parameter limit: The most virtual time to run, in microseconds (negative counts as 0).
-  /// - Returns: Whether nothing is in flight.
+  /// - Parameters:
+  ///   - limit: The most virtual time to run, in microseconds (negative counts as 0).
+  ///   - countingDatagrams: Whether datagrams in flight count; a run with streaming media is
+  ///     never free of them, and waits for its reliable messages alone with `false`.
+  /// - Returns: Whether nothing (that counts) is in flight.
   @discardableResult
-  public func runUntilIdle(limit: Int64 = 60_000_000) -> Bool {
+  public func runUntilIdle(limit: Int64 = 60_000_000, countingDatagrams: Bool = true) -> Bool {
     let deadline = Micro.add(now, max(0, limit))
-    while inFlight > 0 {
+    while inFlight - (countingDatagrams ? 0 : datagramsInFlight) > 0 {
       guard let next = queue.nextTime, next <= deadline else {
         if deadline > now { now = deadline }
         return false
@@ -290,6 +298,7 @@ public final class VirtualNetwork {
     isFinished = true
     queue.removeAll()
     inFlight = 0
+    datagramsInFlight = 0
     for connection in holdingConnections {
       connection.held = ([], [])
       connection.isListedAsHolding = false
@@ -399,7 +408,10 @@ public final class VirtualNetwork {
   }
 
   func schedule(_ event: PendingEvent, at time: Int64) {
-    if event.isInFlight { inFlight += 1 }
+    if event.isInFlight {
+      inFlight += 1
+      if case .datagram = event { datagramsInFlight += 1 }
+    }
     queue.push(event, at: max(now, time), now: now)
   }
 }

@@ -340,6 +340,7 @@ private let badFields: [BadField] = [
       .description(file.description ?? "")
       .seed(1)
       .session("Algebra101")
+      .network(.symmetric(LinkSpec(delay: .ms(15), jitter: .ms(5))))
       .peer(
         "teacher", role: .host, video: true, muted: false,
         media: PeerMediaSpec(
