@@ -458,6 +458,41 @@ struct UDPFanOutRelayTests {
 }
 
 extension UDPFanOutRelayTests {
+  /// A route picks each datagram's ports from its bytes, over the sender's entry in `routes`;
+  /// once it is removed, `routes` applies again.
+  @Test func aRouteClosurePicksThePortsOfEachDatagram() throws {
+    let fixture = try UDPFixture()
+    let sinks = try (0..<2).map { _ in try fixture.endpoint() }
+    let source = try fixture.endpoint()
+    let loop = fixture.loop
+    let (first, second) = (sinks[0].port, sinks[1].port)
+    let relay = try loop.sync {
+      let relay = try UDPFanOutRelay(loop: loop, targets: [])
+      relay.routes[source.port] = [second]
+      // Even datagrams go to the first sink, odd ones to nobody.
+      relay.route = { _, bytes in bytes.count >= 4 && bytes[3] % 2 == 0 ? [first] : [] }
+      return LoopBound(relay, loop: loop)
+    }
+    let relayPort = try loop.sync { relay.value.localPort }
+    _ = try loop.sync {
+      for index in 0..<6 { try source.socket.value.send(numbered(index, count: 16), to: relayPort) }
+    }
+    #expect(sinks[0].received.wait(forCount: 3))
+    _ = try loop.sync {
+      relay.value.route = nil
+      try source.socket.value.send(numbered(10, count: 16), to: relayPort)
+    }
+    // Once the last datagram arrived, whatever the relay sent before it has arrived too.
+    #expect(sinks[1].received.wait(forCount: 1))
+    #expect(sinks[0].payloads.map(index(ofNumbered:)) == [0, 2, 4])
+    #expect(sinks[1].payloads.map(index(ofNumbered:)) == [10])
+    let (received, forwarded) = try loop.sync {
+      (relay.value.datagramsReceived, relay.value.datagramsForwarded)
+    }
+    #expect(received == 7 && forwarded == 4)
+    fixture.shutdown(expectingClosed: 4)
+  }
+
   /// Like every handle's owner, a relay nobody holds lives until its socket closed.
   @Test func aRelayNobodyHoldsForwardsUntilTheLoopShutsDown() throws {
     let fixture = try UDPFixture()

@@ -8,9 +8,10 @@
 /// // senders send to relay.localPort; subscribers read their own sockets
 /// ```
 ///
-/// Each datagram goes to the sender's entry in ``routes`` if it has one, else to ``targets``,
-/// one send per port from the buffer the socket was lent (``UDPSocket/send(lent:to:)``). What
-/// the network drops is counted in the socket's statistics; the relay never stops.
+/// Each datagram goes where ``route`` says if it is set, else to the sender's entry in
+/// ``routes`` if it has one, else to ``targets``, one send per port from the buffer the socket
+/// was lent (``UDPSocket/send(lent:to:)``). What the network drops is counted in the socket's
+/// statistics; the relay never stops.
 ///
 /// > Important: Loop-confined, like its socket: create and use it on its loop's thread only.
 /// > The loop keeps it alive until ``close()`` (or the loop's shutdown) closed its socket, so
@@ -23,6 +24,10 @@ package final class UDPFanOutRelay {
   /// Per-sender port lists, keyed by the sender's port; an empty list drops that sender's
   /// datagrams.
   package var routes: [UInt16: [UInt16]] = [:]
+  /// When set, picks each datagram's ports from its sender's port and its bytes, in place of
+  /// ``routes`` and ``targets``: for a baseline whose senders' streams fan out differently
+  /// (a benchmark's video to its watchers, audio to everyone). Runs for every datagram.
+  package var route: ((_ from: UInt16, _ bytes: UnsafeRawBufferPointer) -> [UInt16])?
   /// Datagrams received.
   package private(set) var datagramsReceived = 0
   /// Sends handed to the socket that it accepted (sent or queued): a datagram to N ports
@@ -58,7 +63,7 @@ package final class UDPFanOutRelay {
 
   private func forward(_ bytes: UnsafeRawBufferPointer, from sender: UInt16) {
     datagramsReceived += 1
-    let ports = routes[sender] ?? targets
+    let ports = route?(sender, bytes) ?? routes[sender] ?? targets
     for port in ports {
       // Port 0 in a list is the caller's mistake; skip it rather than stop the fan-out. The
       // size was checked when the datagram arrived (it fit the read buffer).
