@@ -478,6 +478,32 @@ private func startFlowing(
       router.counters(of: 2, for: StreamID(user: 1, kind: .audio))?.droppedBySelection ?? 0 > 0)
   }
 
+  @Test func aTalkerInTheSetKeepsItsPlaceUntilANewcomerIsClearlyLouder() throws {
+    let users = (1...6).map { UserID($0) }
+    var router = makeRouter(users)
+    var now: Int64 = 0
+    func talk(_ levels: [UserID: UInt8], ticks: Int64) {
+      for _ in 0..<ticks {
+        for user in users {
+          _ = router.route(audio(user, level: levels[user] ?? 127), now: now)
+        }
+        now += 20_000
+      }
+    }
+    // Four talk (the router ranks four so that each of the top three hears a third other).
+    talk([1: 10, 2: 20, 3: 30, 4: 40], ticks: 20)
+    #expect(router.loudestSpeakers == [1, 2, 3])
+    // 5 starts 3 dB louder than 4: not enough to take 4's place.
+    talk([1: 10, 2: 20, 3: 30, 4: 40, 5: 37], ticks: 30)
+    #expect(router.loudestSpeakers == [1, 2, 3])
+    #expect(!router.route(audio(4, level: 40), now: now).recipients.isEmpty)
+    #expect(router.route(audio(5, level: 37), now: now).recipients.isEmpty)
+    // 6 starts 10 dB louder than 4: it takes the place (within the window).
+    talk([1: 10, 2: 20, 3: 30, 4: 40, 6: 30], ticks: 30)
+    #expect(router.route(audio(4, level: 40), now: now).recipients.isEmpty)
+    #expect(!router.route(audio(6, level: 30), now: now).recipients.isEmpty)
+  }
+
   @Test func sendingMorePacketsDoesNotMakeATalkerLouder() {
     var router = makeRouter([1, 2, 3, 4, 5])
     for tick in Int64(0)..<20 {

@@ -14,6 +14,9 @@ struct AudioRanking: Sendable {
   static let bucketWidth: Int64 = 20_000
   /// Buckets per window: 300 ms.
   static let bucketCount = 15
+  /// How much louder, in dB on average over the window, a newcomer must be to take a place
+  /// from a talker in the set.
+  static let switchMargin = 9
 
   /// One 20 ms bucket of one talker.
   struct Bucket: Sendable, Hashable {
@@ -99,6 +102,21 @@ struct AudioRanking: Sendable {
     }
     for user in silent { windows[user] = nil }
     scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.user < $1.user }
-    ranked = scored.prefix(keep).map(\.user)
+    var chosen = Array(scored.prefix(keep))
+    // Hysteresis: a talker in the set keeps its place against a newcomer that is not clearly
+    // louder (by ``switchMargin`` dB over the window), so that close talkers do not swap
+    // places every bucket, each swap a gap in what every listener receives.
+    if chosen.count == keep, !ranked.isEmpty {
+      for incumbent in ranked where !chosen.contains(where: { $0.user == incumbent }) {
+        guard let held = scored.first(where: { $0.user == incumbent }) else { continue }
+        let newcomers = chosen.indices.filter { !ranked.contains(chosen[$0].user) }
+        guard let weakest = newcomers.min(by: { chosen[$0].score < chosen[$1].score }),
+          chosen[weakest].score <= held.score + Self.switchMargin * Self.bucketCount
+        else { continue }
+        chosen[weakest] = held
+      }
+      chosen.sort { $0.score != $1.score ? $0.score > $1.score : $0.user < $1.user }
+    }
+    ranked = chosen.map(\.user)
   }
 }
