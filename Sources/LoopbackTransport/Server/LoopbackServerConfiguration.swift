@@ -46,8 +46,11 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   /// when the table is full evicts one (``LoopbackMediaStatistics/endpointsEvicted``).
   /// Default 4,096; clamped to `1...65_536`.
   public var maxMediaEndpoints: Int
-  /// The media socket's kernel buffers. Its send queue bound is unused: the media plane never
-  /// queues a datagram the kernel can't take at once, it drops it.
+  /// The media socket's kernel buffers: 4 MiB each way by default (the kernel caps a request at
+  /// its `rmem_max` / `wmem_max`), since one socket takes every member's media; the system
+  /// default (about 200 KiB) overflowed at 50 members sending 30 fps. Its send queue bound is
+  /// unused: the media plane never queues a datagram the kernel can't take at once, it drops
+  /// it.
   public var mediaSocket: UDPConfiguration
 
   /// Creates a configuration.
@@ -79,7 +82,8 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
     coalescesEventBatches: Bool = false,
     mediaPort: UInt16 = 0,
     maxMediaEndpoints: Int = 4_096,
-    mediaSocket: UDPConfiguration = UDPConfiguration()
+    mediaSocket: UDPConfiguration = UDPConfiguration(
+      receiveBufferSize: 4 << 20, sendBufferSize: 4 << 20)
   ) {
     precondition(tickInterval > 0, "tickInterval must be positive")
     precondition(maxBufferedBytes > 0, "maxBufferedBytes must be positive")
