@@ -49,9 +49,14 @@ extension MediaSession {
   private mutating func follow(_ local: LocalMedia, at now: Int64) {
     if local.video != sending.video {
       if local.video, video == nil {
+        // A camera's first frame comes at a phase of its own within the frame interval (from
+        // the seed), as real cameras do: instances that turn video on in the same tick do not
+        // send every frame together for ever.
+        let interval = UInt64(1_000_000 / max(1, settings.frameRate))
+        let phase = Int64(settings.seed % max(1, interval))
         video = try? VideoSource(
           user: me, width: settings.cameraWidth, height: settings.cameraHeight,
-          frameRate: settings.frameRate, seed: settings.seed, start: now)
+          frameRate: settings.frameRate, seed: settings.seed, start: now &+ phase)
       } else {
         video?.setOn(local.video, at: now)
       }
