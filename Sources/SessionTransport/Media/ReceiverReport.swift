@@ -27,8 +27,9 @@ public struct ReceiverReport: Sendable, Hashable {
   /// The size of a report datagram, in bytes; every report has exactly this size.
   public static let datagramSize = 36
 
-  /// The interval between two reports of one stream, in microseconds (500 ms).
-  public static let interval: Int64 = 500_000
+  /// The interval between two reports of one stream, in microseconds (1 s): the SDK reports
+  /// each video and share stream it receives once a second.
+  public static let interval: Int64 = 1_000_000
 
   // Byte offsets (Docs/WireProtocol.md, "Media datagrams").
   private static let subscriberOffset = 2
