@@ -133,6 +133,24 @@ import VirtualNetwork
     #expect(received == .bad || received == .normal)
   }
 
+  /// Seeds of the swarm classroom with media that failed before the runner silenced the
+  /// synthetic microphones at the heal and waited for network quality to settle: talking and
+  /// quality reports kept signalling in flight at the final checks.
+  @Test(arguments: [8, 12, 15] as [UInt64])
+  func theSwarmClassroomWithMediaConverges(seed: UInt64) throws {
+    var scenario = try PackageFiles.example("swarm-classroom")
+    scenario.name = "swarm-classroom-media"
+    for index in scenario.peers.indices {
+      scenario.peers[index].media = PeerMediaSpec(
+        send: .p180, subscribe: SubscribeSpec(video: ["teacher", "student-*"], share: true))
+    }
+    scenario.expect.media = MediaExpectations(tracks: true)
+    let outcome = try Simulation.run(
+      scenario, mode: .deterministic, options: RunOptions(seed: seed, swarm: true))
+    #expect(outcome.report.passed, "\(outcome.report.failures.prefix(2))")
+    #expect(outcome.report.media != nil)
+  }
+
   @Test func aScenarioWithoutMediaHasNoMediaPlane() throws {
     let outcome = try Simulation.run(
       Self.classroom(students: 2, media: false), mode: .deterministic,

@@ -1,4 +1,5 @@
 import SessionCore
+import SessionSDK
 import VirtualNetwork
 
 extension ScenarioRunner {
@@ -153,6 +154,9 @@ extension ScenarioRunner {
     // leave and its rejoin comes back now.
     for peer in peers where peer.canAct {
       if peer.isTalking { perform(.talk, by: peer, value: false) }
+      // The synthetic microphones' talking models fall silent too, or their reports would
+      // keep signalling in flight for ever.
+      if hasMedia, !peer.isTalking { _ = peer.sdk.getAudioHelper().simulateTalking(false) }
       if peer.rejoinsByBehaviour {
         peer.rejoinsByBehaviour = false
         join(peer)

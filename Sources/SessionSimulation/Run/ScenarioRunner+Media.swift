@@ -40,6 +40,10 @@ extension ScenarioRunner {
       let now = peer.sdk.mediaFigures.now
       if now > 0 { peer.mediaStartedAt = now }
     }
+    // After the heal a joining microphone is silent from the start, as at the heal.
+    if case .onSessionJoin = callback, isHealed {
+      _ = peer.sdk.getAudioHelper().simulateTalking(false)
+    }
     guard let spec = peer.spec.media?.subscribe else { return }
     switch callback {
     case .onSessionJoin:

@@ -93,6 +93,8 @@ public final class ScenarioRunner: @unchecked Sendable {
   var watchedRoster = ""
   /// Whether the run has a media plane.
   var hasMedia = false
+  /// How long after the heal a media run's final checks wait, at least.
+  static let mediaSettleTime: Int64 = 12_000
 
   /// Makes a runner.
   ///
@@ -146,9 +148,15 @@ public final class ScenarioRunner: @unchecked Sendable {
     }
     if convergedAt == nil { try world.run(until: finalTime) }
     if hasMedia {
-      // Streams get up to two seconds to recover after the heal; the table reads the last two.
-      finalTime = max(finalTime, end + 4_000)
+      // The media's own signalling settles only once the links have been stable for a
+      // while: network quality reads the last ten pings, one a second, and changes after two
+      // evaluations. So the final checks wait twelve seconds after the heal, then for what is
+      // in flight; streams have had their two seconds to recover, and the table reads the
+      // last two.
+      finalTime = max(finalTime, end + Self.mediaSettleTime)
       try world.run(until: finalTime)
+      _ = try world.settle(limit: 10_000)
+      finalTime = try world.perform { self.world.elapsed }
     }
     let endTime = finalTime
     try world.perform { self.finalChecks(at: endTime) }
