@@ -188,11 +188,7 @@ public final class MediaFaultProxy {
     guard !isShutDown else { return false }
     let records = peers.compactMap { peersByName[$0] }
     guard records.count == peers.count else { return false }
-    for record in records {
-      for way in ProxyWay.allCases where direction.includes(way) {
-        record.faults[way].isPartitioned = true
-      }
-    }
+    for record in records { record.faults.update(direction) { $0.isPartitioned = true } }
     return true
   }
 
@@ -200,10 +196,7 @@ public final class MediaFaultProxy {
   public func heal() {
     loop.assertInEventLoop()
     guard !isShutDown else { return }
-    for record in peersByName.values {
-      record.faults.uplink.isPartitioned = false
-      record.faults.downlink.isPartitioned = false
-    }
+    for record in peersByName.values { record.faults.update(.both) { $0.isPartitioned = false } }
   }
 
   /// Drops what the proxy holds for the peer and forgets its link's port; the socket and the
@@ -244,7 +237,7 @@ public final class MediaFaultProxy {
   ) -> Bool {
     loop.assertInEventLoop()
     guard !isShutDown, let record = peersByName[peer] else { return false }
-    for way in ProxyWay.allCases where direction.includes(way) { change(&record.faults[way]) }
+    record.faults.update(direction, change)
     return true
   }
 

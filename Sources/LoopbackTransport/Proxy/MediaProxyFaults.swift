@@ -75,40 +75,12 @@ public struct MediaLaneFaults: Hashable, Sendable, Codable {
 }
 
 /// The faults a ``MediaFaultProxy`` applies to one peer's media, each way.
-///
-/// A value; `Sendable`.
-public struct MediaProxyPeerFaults: Hashable, Sendable, Codable {
-  /// Peer to server.
-  public var uplink: MediaLaneFaults
-  /// Server to peer.
-  public var downlink: MediaLaneFaults
+public typealias MediaProxyPeerFaults = ProxyWays<MediaLaneFaults>
 
+extension ProxyWays where Lane == MediaLaneFaults {
   /// Creates faults; the defaults are none.
-  ///
-  /// - Parameters:
-  ///   - uplink: Faults on the peer's datagrams to the server.
-  ///   - downlink: Faults on the server's datagrams to the peer.
-  public init(
-    uplink: MediaLaneFaults = MediaLaneFaults(), downlink: MediaLaneFaults = MediaLaneFaults()
-  ) {
-    self.uplink = uplink
-    self.downlink = downlink
-  }
-
-  /// The faults of one way.
-  subscript(way: ProxyWay) -> MediaLaneFaults {
-    get {
-      switch way {
-      case .uplink: uplink
-      case .downlink: downlink
-      }
-    }
-    set {
-      switch way {
-      case .uplink: uplink = newValue
-      case .downlink: downlink = newValue
-      }
-    }
+  public init() {
+    self.init(uplink: MediaLaneFaults(), downlink: MediaLaneFaults())
   }
 }
 

@@ -60,29 +60,29 @@ public struct ProxyLaneFaults: Hashable, Sendable, Codable {
   }
 }
 
-/// The faults a ``FaultProxy`` applies to one peer's connections, each way.
+/// One value for each way of a proxied peer: peer to server, and server to peer. The faults of
+/// a peer's connections (``ProxyPeerFaults``) and of its media (``MediaProxyPeerFaults``) are
+/// both this shape.
 ///
 /// A value; `Sendable`.
-public struct ProxyPeerFaults: Hashable, Sendable, Codable {
+public struct ProxyWays<Lane: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
   /// Peer to server.
-  public var uplink: ProxyLaneFaults
+  public var uplink: Lane
   /// Server to peer.
-  public var downlink: ProxyLaneFaults
+  public var downlink: Lane
 
-  /// Creates faults; the defaults are none.
+  /// Creates the pair.
   ///
   /// - Parameters:
-  ///   - uplink: Faults on the peer's bytes to the server.
-  ///   - downlink: Faults on the server's bytes to the peer.
-  public init(
-    uplink: ProxyLaneFaults = ProxyLaneFaults(), downlink: ProxyLaneFaults = ProxyLaneFaults()
-  ) {
+  ///   - uplink: The value for the peer's traffic to the server.
+  ///   - downlink: The value for the server's traffic to the peer.
+  public init(uplink: Lane, downlink: Lane) {
     self.uplink = uplink
     self.downlink = downlink
   }
 
-  /// The faults of one way.
-  subscript(way: ProxyWay) -> ProxyLaneFaults {
+  /// The value of one way.
+  subscript(way: ProxyWay) -> Lane {
     get {
       switch way {
       case .uplink: uplink
@@ -98,8 +98,18 @@ public struct ProxyPeerFaults: Hashable, Sendable, Codable {
   }
 
   /// Applies `change` to every way `direction` includes.
-  mutating func update(_ direction: ProxyDirection, _ change: (inout ProxyLaneFaults) -> Void) {
+  mutating func update(_ direction: ProxyDirection, _ change: (inout Lane) -> Void) {
     for way in ProxyWay.allCases where direction.includes(way) { change(&self[way]) }
+  }
+}
+
+/// The faults a ``FaultProxy`` applies to one peer's connections, each way.
+public typealias ProxyPeerFaults = ProxyWays<ProxyLaneFaults>
+
+extension ProxyWays where Lane == ProxyLaneFaults {
+  /// Creates faults; the defaults are none.
+  public init() {
+    self.init(uplink: ProxyLaneFaults(), downlink: ProxyLaneFaults())
   }
 }
 

@@ -26,7 +26,7 @@ extension FrameCounter: Sendable {}
 ///
 /// > Important: Loop-confined: created and used on the client loop (the benchmark's main
 /// > thread reaches it with `EventLoop.runBlocking`).
-final class MediaPeers {
+final class MediaPeers: LatencyProbed {
   let loop: EventLoop
   let factory: LoopbackLinkFactory
   let sdks: [VideoSDK]

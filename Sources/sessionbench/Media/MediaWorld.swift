@@ -218,27 +218,9 @@ final class MediaWorld {
   }
 
   /// `samples` times: the first instance toggles its video; the microseconds from the call to
-  /// the last instance's `onUserVideoStatusChanged` (the transport benchmark's probe).
+  /// the last instance's `onUserVideoStatusChanged` (``sampleLatencies(of:on:samples:)``).
   func latencies(samples: Int) throws -> [Double] {
-    let arrived = DispatchSemaphore(value: 0)
-    let peers = self.peers
-    try client.runBlocking {
-      peers.value.latency = LatencyProbe(receivers: peers.value.sdks.count, arrived: arrived)
-    }
-    for _ in 0..<samples {
-      try client.runBlocking {
-        guard let sdk = peers.value.sdks.first else { return }
-        peers.value.latency?.fire(sdk)
-      }
-      guard arrived.wait(timeout: .now() + .seconds(10 * patience)) == .success else {
-        throw BenchmarkError("a latency sample did not complete in \(10 * patience) s")
-      }
-    }
-    return try client.runBlocking {
-      let samples = peers.value.latency?.samples ?? []
-      peers.value.latency = nil
-      return samples
-    }
+    try sampleLatencies(of: peers, on: client, samples: samples)
   }
 
   /// Connections the server accepted beyond one per peer: members whose link failed and

@@ -161,6 +161,40 @@ extension FanOutDriver: Sendable {}
 /// `onUserVideoStatusChanged`.
 ///
 /// > Important: Loop-confined, with its ``BenchPeers``.
+/// Peers a ``LatencyProbe`` can run on: SDK instances on one client loop, the first of which
+/// toggles its video.
+protocol LatencyProbed: AnyObject, SendableMetatype {
+  var sdks: [VideoSDK] { get }
+  var latency: LatencyProbe? { get set }
+}
+
+extension BenchPeers: LatencyProbed {}
+
+/// `samples` times: the first instance toggles its video; the microseconds from the call to
+/// the last instance's `onUserVideoStatusChanged`.
+func sampleLatencies<Peers: LatencyProbed>(
+  of peers: LoopBound<Peers>, on client: EventLoop, samples: Int
+) throws -> [Double] {
+  let arrived = DispatchSemaphore(value: 0)
+  try client.runBlocking {
+    peers.value.latency = LatencyProbe(receivers: peers.value.sdks.count, arrived: arrived)
+  }
+  for _ in 0..<samples {
+    try client.runBlocking {
+      guard let sdk = peers.value.sdks.first else { return }
+      peers.value.latency?.fire(sdk)
+    }
+    guard arrived.wait(timeout: .now() + .seconds(10 * patience)) == .success else {
+      throw BenchmarkError("a latency sample did not complete in \(10 * patience) s")
+    }
+  }
+  return try client.runBlocking {
+    let samples = peers.value.latency?.samples ?? []
+    peers.value.latency = nil
+    return samples
+  }
+}
+
 final class LatencyProbe {
   let receivers: Int
   private var count = 0
