@@ -55,7 +55,9 @@ let package = Package(
     .target(
       name: "SessionTransport",
       dependencies: [
-        "SessionCore"
+        "SessionCore",
+        // The media datagrams' authentication tags (HMAC-SHA256).
+        cryptoDependency,
       ],
       swiftSettings: swiftSettings
     ),

@@ -17,16 +17,27 @@ public struct ServiceConfiguration: Sendable {
   /// How long (milliseconds) a member whose connection dropped keeps their place, waiting for
   /// a resume. Default 10 s; 0 removes them at once.
   public var reconnectGrace: Int64
-  /// Seed of the generators for resume tokens and session ids: the service draws no other
-  /// randomness. (The tokens a resume hands out come from a second generator derived from it,
-  /// so that resumes do not move the session ids of a deterministic run.)
+  /// Where session ids, resume tokens, media credentials and return-path nonces come from:
+  /// the system's CSPRNG by default (``ServiceSecrets/systemRandom``), or HMAC-SHA256 under a
+  /// key for a deterministic run (``ServiceSecrets/derived(seed:)``).
   ///
-  /// > Important: A service that restarts must not start from the seed it had: its session ids
-  /// > and resume tokens would come back, and a member of the old incarnation resuming could
-  /// > take the place of a member of the new one. The default is a fixed value, for tests;
-  /// > a service that runs for real passes a random seed (`sessionsim serve` does), and a
-  /// > simulation derives a fresh one per restart (Decision 0016).
-  public var seed: UInt64
+  /// > Important: A service that restarts with derived secrets must not start from the key it
+  /// > had: its session ids and resume tokens would come back, and a member of the old
+  /// > incarnation resuming could take the place of a member of the new one. A simulation
+  /// > derives a fresh key per restart (Decision 0016).
+  public var secrets: ServiceSecrets
+  /// The most members one join token may hold in a session at once; a join over it is refused
+  /// with ``SessionCore/VideoSDKError/sessionJoinFailed`` and a log line naming the policy, so
+  /// one leaked or shared token cannot fill a session. Tokens are told apart by their
+  /// signature. Default 50; 0 or less means no limit.
+  public var maxMembersPerToken: Int = 50
+  /// How many wrong resumes a connection may send before it is closed (each is answered
+  /// `left(networkError)`; the one over the limit closes the connection). Default 3.
+  public var maxFailedResumes: Int = 3
+  /// How long a bound media endpoint keeps its binding with nothing authentic heard from it,
+  /// in microseconds (RFC 7675's consent freshness: the service stops sending to an address
+  /// that stopped answering). The SDK pings every second. Default 10 s.
+  public var mediaConsentTimeout: Int64 = 10_000_000
   /// The largest frame payload its members accept, in bytes (the wire default, 1 MiB). The
   /// service admits no more members than a worst-case snapshot fits in (``SnapshotBudget``),
   /// so that every join and resume gets its snapshot; with the default limits that is more
@@ -43,13 +54,13 @@ public struct ServiceConfiguration: Sendable {
     defaultIdleTimeout: Int64 = 40 * 60_000,
     heartbeatTimeout: Int64 = 15_000,
     reconnectGrace: Int64 = 10_000,
-    seed: UInt64 = 0x5E55_10E0
+    secrets: ServiceSecrets = .systemRandom
   ) {
     self.credentials = credentials
     self.limits = limits
     self.defaultIdleTimeout = defaultIdleTimeout
     self.heartbeatTimeout = heartbeatTimeout
     self.reconnectGrace = reconnectGrace
-    self.seed = seed
+    self.secrets = secrets
   }
 }

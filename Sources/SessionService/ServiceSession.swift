@@ -18,7 +18,27 @@ final class ServiceSession {
     /// The session's ``ServiceSession/stamp`` when the member last got a snapshot: they hold
     /// exactly the chat messages stamped later (snapshots carry no chat history).
     var snapshotStamp: UInt64 = 0
+    /// The signature of the token the member joined with (``SessionService/signature(of:)``).
+    var tokenSignature: Substring = ""
+    /// The member's media credential and binding state.
+    var media: MediaIdentity?
+
+    init(
+      roleType: TokenRole, resumeToken: UInt64, tokenSignature: Substring = "",
+      media: MediaIdentity? = nil
+    ) {
+      self.roleType = roleType
+      self.resumeToken = resumeToken
+      self.tokenSignature = tokenSignature
+      self.media = media
+    }
   }
+
+  /// How many members joined with each token signature.
+  private var tokenHolders: [Substring: Int] = [:]
+
+  /// How many members now hold the token with this signature.
+  func members(holding signature: Substring) -> Int { tokenHolders[signature, default: 0] }
 
   let key: String
   var state: SessionState
@@ -85,6 +105,7 @@ final class ServiceSession {
     precondition(memberOrder.last.map { $0 < user } ?? true, "members join in id order")
     members[user] = member
     memberOrder.append(user)
+    tokenHolders[member.tokenSignature, default: 0] += 1
     if member.disconnectedAt != nil { disconnectedCount += 1 }
     // A member without a connection is not in the fan-out; one with goes last (newest).
     if let connection = member.connection { cachedFanOut?.append(connection) }
@@ -93,6 +114,9 @@ final class ServiceSession {
   /// Removes a member and returns what they were.
   func remove(_ user: UserID) -> Member? {
     guard let member = members.removeValue(forKey: user) else { return nil }
+    if let held = tokenHolders[member.tokenSignature] {
+      tokenHolders[member.tokenSignature] = held > 1 ? held - 1 : nil
+    }
     if let index = Self.index(of: user, in: memberOrder) { memberOrder.remove(at: index) }
     if member.disconnectedAt != nil { disconnectedCount -= 1 }
     cachedFanOut = nil
@@ -102,6 +126,7 @@ final class ServiceSession {
   /// Removes every member.
   func removeAll() {
     members.removeAll()
+    tokenHolders.removeAll()
     memberOrder.removeAll()
     disconnectedCount = 0
     cachedFanOut = nil

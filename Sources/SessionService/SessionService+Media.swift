@@ -1,10 +1,28 @@
 import SessionCore
 import SessionTransport
 
-/// The member a media endpoint or a resume token belongs to.
-struct MediaBinding {
+/// One member's media identity: its credential, the authenticator of its key, and the state
+/// of its binding (the outstanding return-path check, when its endpoint was last heard).
+///
+/// > Important: Owned by the ``SessionService`` that made it, in its isolation domain.
+final class MediaIdentity {
   let session: ServiceSession
   let user: UserID
+  let credential: MediaCredential
+  let authenticator: MediaAuthenticator
+  /// The check outstanding: the address it went to, its nonce, when it went (µs).
+  var pendingCheck: (endpoint: MediaEndpointID, nonce: UInt64, sentAt: Int64)?
+  /// When something authentic last came from the bound endpoint, µs.
+  var lastHeard: Int64 = 0
+  /// The start of the current second of checks, and the checks sent in it.
+  var checkWindow: (start: Int64?, count: Int) = (nil, 0)
+
+  init(session: ServiceSession, user: UserID, credential: MediaCredential) {
+    self.session = session
+    self.user = user
+    self.credential = credential
+    self.authenticator = MediaAuthenticator(key: credential.key)
+  }
 }
 
 extension SessionService: MediaHost {
@@ -16,17 +34,24 @@ extension SessionService: MediaHost {
   ///   ``receiveDatagram(_:from:now:)``.
   public func attachMedia(output: @escaping (MediaHostOutput) -> Void) {
     mediaOutput = output
+    mediaAttached = true
   }
 
   /// Handles one datagram from a media endpoint.
   ///
-  /// A bind carrying a member's current resume token binds the endpoint to that member (and
-  /// is answered with ``MediaNotice/bound`` on the member's connection); a ping from a bound
-  /// endpoint is answered at once with a pong; a report from the endpoint bound to its
-  /// subscriber moves that member's downlink estimate; a packet from a bound endpoint, for a
-  /// stream of its member that the member may send now, goes unchanged to the stream's
-  /// subscribers in one ``MediaHostOutput/forward(_:to:)``. Anything else is dropped and
-  /// counted in ``mediaStatistics`` (`Docs/SessionService.md`, "Media plane").
+  /// Every datagram must carry the right tag under a member's media key: a bind or a check
+  /// reply under the key of the credential it names, anything else under the key of the
+  /// member its endpoint is bound to. An authentic bind from a new address is answered with a
+  /// return-path check (``MediaDatagram/check(nonce:)``) sent there, and the address is bound
+  /// only when the check's nonce comes back from it (then ``MediaNotice/bound`` goes on the
+  /// member's connection); a ping from a bound endpoint is answered at once with a pong; a
+  /// report from the endpoint bound to its subscriber moves that member's downlink estimate;
+  /// a packet from a bound endpoint, for a stream of its member that the member may send now,
+  /// goes unchanged to the stream's subscribers in one ``MediaHostOutput/forward(_:to:)``.
+  /// A bound endpoint from which nothing authentic came for
+  /// ``ServiceConfiguration/mediaConsentTimeout`` is dropped, and its member told
+  /// (``MediaNotice/unbound(_:)``). Anything else is dropped and counted in
+  /// ``mediaStatistics`` (`Docs/SessionService.md`, "Media plane").
   ///
   /// - Parameters:
   ///   - bytes: The datagram, as received.
@@ -73,30 +98,214 @@ extension SessionService: MediaHost {
   ) {
     mediaStatistics.datagramsReceived &+= 1
     mediaStatistics.bytesReceived &+= UInt64(buffer.count)
+    if now >= nextConsentSweep { sweepConsent(now: now) }
+    guard let body = MediaDatagram.body(ofSealed: buffer), body.count >= 2 else {
+      refuseMalformed(.truncated(count: buffer.count, needed: 2 + MediaDatagram.tagSize))
+      return
+    }
+    let type = MediaDatagram.Kind(rawValue: body[1])
+    if type == .bind || type == .checkReply {
+      handleClaim(buffer, body: body, from: endpoint, now: now)
+      return
+    }
+    // Everything else comes from a bound endpoint, under its member's key: a flood from
+    // unbound addresses costs a lookup, never a MAC.
+    guard let identity = mediaEndpoints[endpoint] else {
+      if (try? MediaDatagram.decode(body)) == nil {
+        refuseMalformed(body)
+      } else {
+        mediaStatistics.dropped.unbound &+= 1
+      }
+      return
+    }
+    guard identity.authenticator.isAuthentic(buffer) else {
+      mediaStatistics.dropped.unauthenticated &+= 1
+      return
+    }
     let datagram: MediaDatagram
     do {
-      datagram = try MediaDatagram.decode(buffer)
+      datagram = try MediaDatagram.decode(body)
     } catch {
-      mediaStatistics.dropped.malformed &+= 1
-      mediaStatistics.malformedReasons[error.reason, default: 0] &+= 1
+      refuseMalformed(error)
+      return
+    }
+    identity.lastHeard = now
+    switch datagram {
+    case .packet(let packet):
+      handlePacket(packet, buffer, bytes: bytes, from: identity, now: now)
+    case .report(let report):
+      handleReport(report, from: identity, now: now)
+    case .ping(let sendTime):
+      mediaStatistics.pongsSent &+= 1
+      mediaOutput(
+        .send(
+          identity.authenticator.sealed(MediaDatagram.pong(sendTime: sendTime).encode()),
+          to: endpoint))
+    case .pong, .check, .bind, .checkReply:
+      mediaStatistics.dropped.unexpected &+= 1
+    }
+  }
+
+  private func refuseMalformed(_ error: MediaDecodingError) {
+    mediaStatistics.dropped.malformed &+= 1
+    mediaStatistics.malformedReasons[error.reason, default: 0] &+= 1
+  }
+
+  private func refuseMalformed(_ body: UnsafeRawBufferPointer) {
+    do {
+      _ = try MediaDatagram.decode(body)
+    } catch {
+      refuseMalformed(error)
+    }
+  }
+
+  /// A bind or a check reply: authentic under the key of the credential it names, from any
+  /// address.
+  private func handleClaim(
+    _ buffer: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer,
+    from endpoint: MediaEndpointID, now: Int64
+  ) {
+    let datagram: MediaDatagram
+    do {
+      datagram = try MediaDatagram.decode(body)
+    } catch {
+      refuseMalformed(error)
+      return
+    }
+    let credential: UInt64
+    switch datagram {
+    case .bind(let bind): credential = bind.credential
+    case .checkReply(let id, _): credential = id
+    default:
+      mediaStatistics.dropped.unexpected &+= 1
+      return
+    }
+    guard let identity = mediaCredentials[credential] else {
+      mediaStatistics.dropped.badBind &+= 1
+      return
+    }
+    guard identity.authenticator.isAuthentic(buffer) else {
+      mediaStatistics.dropped.unauthenticated &+= 1
       return
     }
     switch datagram {
-    case .packet(let packet):
-      handlePacket(packet, buffer, bytes: bytes, from: endpoint, now: now)
-    case .report(let report):
-      handleReport(report, from: endpoint, now: now)
     case .bind(let bind):
-      handleBind(bind, from: endpoint)
-    case .ping(let sendTime):
-      guard mediaEndpoints[endpoint] != nil else {
-        mediaStatistics.dropped.unbound &+= 1
+      guard bind.user == identity.user else {
+        mediaStatistics.dropped.badBind &+= 1
         return
       }
-      mediaStatistics.pongsSent &+= 1
-      mediaOutput(.send(MediaDatagram.pong(sendTime: sendTime).encode(), to: endpoint))
-    case .pong:
-      mediaStatistics.dropped.unexpected &+= 1
+      handleBind(from: identity, endpoint: endpoint, now: now)
+    case .checkReply(_, let nonce):
+      handleCheckReply(nonce: nonce, from: identity, endpoint: endpoint, now: now)
+    default:
+      return
+    }
+  }
+
+  /// The most return-path checks one member's binds cause in a second: a member that binds
+  /// with forged source addresses can make the service send at most this many small
+  /// datagrams a second to other addresses, and never a stream.
+  public static let maxChecksPerSecond = 8
+
+  /// How long a check's nonce stays good, µs.
+  static let checkLifetime: Int64 = 5_000_000
+
+  private func handleBind(from identity: MediaIdentity, endpoint: MediaEndpointID, now: Int64) {
+    let session = identity.session
+    if session.media.member(identity.user)?.endpoint == endpoint {
+      // Already bound here (a repeated bind, or a rebind after a resume): no check needed.
+      identity.lastHeard = now
+      mediaStatistics.bindsAccepted &+= 1
+      if let connection = session.members[identity.user]?.connection {
+        send(.media(.bound), to: connection)
+      }
+      return
+    }
+    if let start = identity.checkWindow.start, now >= start, now &- start < 1_000_000 {
+      // Still in the current second.
+    } else {
+      identity.checkWindow = (now, 0)
+    }
+    guard identity.checkWindow.count < Self.maxChecksPerSecond else {
+      mediaStatistics.dropped.checksThrottled &+= 1
+      return
+    }
+    identity.checkWindow.count += 1
+    let nonce: UInt64
+    if let pending = identity.pendingCheck, pending.endpoint == endpoint,
+      now >= pending.sentAt, now &- pending.sentAt < Self.checkLifetime
+    {
+      nonce = pending.nonce
+    } else {
+      nonce = secrets.next(for: .checkNonce)
+      identity.pendingCheck = (endpoint, nonce, now)
+    }
+    mediaStatistics.checksSent &+= 1
+    mediaOutput(
+      .send(identity.authenticator.sealed(MediaDatagram.check(nonce: nonce).encode()), to: endpoint)
+    )
+  }
+
+  private func handleCheckReply(
+    nonce: UInt64, from identity: MediaIdentity, endpoint: MediaEndpointID, now: Int64
+  ) {
+    guard let pending = identity.pendingCheck, pending.endpoint == endpoint,
+      secretsEqual(pending.nonce, nonce), now >= pending.sentAt,
+      now &- pending.sentAt < Self.checkLifetime
+    else {
+      mediaStatistics.dropped.badCheck &+= 1
+      return
+    }
+    identity.pendingCheck = nil
+    let session = identity.session
+    guard session.members[identity.user] != nil else {
+      mediaStatistics.dropped.badCheck &+= 1
+      return
+    }
+    if let holder = mediaEndpoints[endpoint], holder !== identity {
+      // The address belonged to someone else (a port reused), and this member proved it is
+      // theirs now: the other member hears it lost it.
+      holder.session.media.unbind(endpoint, from: holder.user)
+      tellUnbound(holder, reason: .replaced)
+    }
+    if let previous = session.media.bind(endpoint, to: identity.user) {
+      mediaEndpoints[previous] = nil
+      mediaOutput(.endpointReleased(previous))
+    }
+    mediaEndpoints[endpoint] = identity
+    identity.lastHeard = now
+    mediaOutput(.endpointBound(endpoint))
+    mediaStatistics.bindsAccepted &+= 1
+    if let connection = session.members[identity.user]?.connection {
+      send(.media(.bound), to: connection)
+    }
+  }
+
+  private func tellUnbound(_ identity: MediaIdentity, reason: MediaUnboundReason) {
+    if let connection = identity.session.members[identity.user]?.connection {
+      send(.media(.unbound(reason)), to: connection)
+    }
+  }
+
+  /// Drops every bound endpoint nothing authentic came from for the consent timeout, in
+  /// endpoint order, and tells its member; runs at most once a second of media time.
+  private func sweepConsent(now: Int64) {
+    nextConsentSweep = now &+ 1_000_000
+    let timeout = configuration.mediaConsentTimeout
+    guard timeout > 0 else { return }
+    var lapsed: [(MediaEndpointID, MediaIdentity)] = []
+    for (endpoint, identity) in mediaEndpoints
+    where now > identity.lastHeard && now &- identity.lastHeard > timeout {
+      lapsed.append((endpoint, identity))
+    }
+    guard !lapsed.isEmpty else { return }
+    lapsed.sort { $0.0.rawValue < $1.0.rawValue }
+    for (endpoint, identity) in lapsed {
+      identity.session.media.unbind(endpoint, from: identity.user)
+      mediaEndpoints[endpoint] = nil
+      mediaOutput(.endpointReleased(endpoint))
+      mediaStatistics.consentsExpired &+= 1
+      tellUnbound(identity, reason: .consentExpired)
     }
   }
 
@@ -104,12 +313,8 @@ extension SessionService: MediaHost {
   /// output.
   private func handlePacket(
     _ packet: MediaPacket, _ buffer: UnsafeRawBufferPointer, bytes: [UInt8]?,
-    from endpoint: MediaEndpointID, now: Int64
+    from binding: MediaIdentity, now: Int64
   ) {
-    guard let binding = mediaEndpoints[endpoint] else {
-      mediaStatistics.dropped.unbound &+= 1
-      return
-    }
     let user = binding.user
     guard packet.stream.user == user else {
       mediaStatistics.dropped.spoofed &+= 1
@@ -141,11 +346,7 @@ extension SessionService: MediaHost {
     }
   }
 
-  private func handleReport(_ report: ReceiverReport, from endpoint: MediaEndpointID, now: Int64) {
-    guard let binding = mediaEndpoints[endpoint] else {
-      mediaStatistics.dropped.unbound &+= 1
-      return
-    }
+  private func handleReport(_ report: ReceiverReport, from binding: MediaIdentity, now: Int64) {
     let user = binding.user
     guard report.subscriber == user else {
       mediaStatistics.dropped.spoofed &+= 1
@@ -181,28 +382,6 @@ extension SessionService: MediaHost {
     guard estimate.isFinite, estimate > 0 else { return 0 }
     guard estimate < Double(UInt32.max) else { return .max }
     return UInt32(estimate.rounded())
-  }
-
-  private func handleBind(_ bind: MediaBind, from endpoint: MediaEndpointID) {
-    guard let binding = mediaTokens[bind.token], binding.user == bind.user else {
-      mediaStatistics.dropped.badBind &+= 1
-      return
-    }
-    let session = binding.session
-    if let holder = mediaEndpoints[endpoint],
-      holder.session !== session || holder.user != binding.user
-    {
-      // The endpoint belonged to someone else (an address reused): it is this member's now.
-      holder.session.media.unbind(endpoint, from: holder.user)
-    }
-    if let previous = session.media.bind(endpoint, to: binding.user) {
-      mediaEndpoints[previous] = nil
-    }
-    mediaEndpoints[endpoint] = binding
-    mediaStatistics.bindsAccepted &+= 1
-    if let connection = session.members[binding.user]?.connection {
-      send(.media(.bound), to: connection)
-    }
   }
 
   // MARK: Signalling requests
@@ -288,51 +467,52 @@ extension SessionService: MediaHost {
 
   // MARK: Membership hooks
 
-  /// A member joined: the router learns of it, and its token may bind an endpoint.
-  func mediaMemberJoined(_ participant: Participant, token: UInt64, in session: ServiceSession) {
-    session.media.add(participant)
-    if mediaTokens[token] == nil {
-      mediaTokens[token] = MediaBinding(session: session, user: participant.id)
-    } else {
-      log(.error, "internal: resume token of \(participant.id) collides; its binds will fail")
-    }
+  /// A new member's media identity: a credential from the secret source.
+  func makeMediaIdentity(for user: UserID, in session: ServiceSession) -> MediaIdentity {
+    var id = secrets.next(for: .mediaCredentialID)
+    while id == 0 || mediaCredentials[id] != nil { id = secrets.next(for: .mediaCredentialID) }
+    let key = secrets.bytes(for: .mediaKey)
+    return MediaIdentity(
+      session: session, user: user, credential: MediaCredential(id: id, key: key))
   }
 
-  /// A member resumed: binds need the new token; the bound endpoint and subscriptions stay.
-  func mediaTokenRotated(
-    from old: UInt64, to new: UInt64, of user: UserID, in session: ServiceSession
+  /// Sends a member its media credential, if a transport carries media.
+  func sendMediaCredential(_ identity: MediaIdentity, to connection: ConnectionID) {
+    guard mediaAttached else { return }
+    send(.media(.credential(identity.credential)), to: connection)
+  }
+
+  /// A member joined: the router learns of it, and its credential may bind an endpoint.
+  func mediaMemberJoined(
+    _ participant: Participant, identity: MediaIdentity, in session: ServiceSession
   ) {
-    if let binding = mediaTokens[old], binding.session === session, binding.user == user {
-      mediaTokens[old] = nil
-    }
-    if mediaTokens[new] == nil {
-      mediaTokens[new] = MediaBinding(session: session, user: user)
-    } else {
-      log(.error, "internal: resume token of \(user) collides; its binds will fail")
-    }
+    session.media.add(participant)
+    mediaCredentials[identity.credential.id] = identity
   }
 
-  /// A member left (leave, kick, grace expiry): it leaves the router, its endpoint unbinds.
-  func mediaMemberLeft(_ user: UserID, token: UInt64, in session: ServiceSession) {
-    if let binding = mediaTokens[token], binding.session === session, binding.user == user {
-      mediaTokens[token] = nil
+  /// A member left (leave, kick, grace expiry): it leaves the router, its endpoint unbinds,
+  /// its credential is void.
+  func mediaMemberLeft(_ user: UserID, identity: MediaIdentity?, in session: ServiceSession) {
+    if let identity, mediaCredentials[identity.credential.id] === identity {
+      mediaCredentials[identity.credential.id] = nil
     }
     if let endpoint = session.media.remove(user) {
       mediaEndpoints[endpoint] = nil
+      mediaOutput(.endpointReleased(endpoint))
     }
   }
 
-  /// A session ended: every token and endpoint of its members goes.
+  /// A session ended: every credential and endpoint of its members goes.
   func mediaSessionEnded(_ session: ServiceSession) {
-    for (user, member) in session.members {
-      if let binding = mediaTokens[member.resumeToken], binding.session === session,
-        binding.user == user
-      {
-        mediaTokens[member.resumeToken] = nil
+    for member in session.members.values {
+      if let identity = member.media, mediaCredentials[identity.credential.id] === identity {
+        mediaCredentials[identity.credential.id] = nil
       }
     }
-    for endpoint in session.media.boundEndpoints {
-      if mediaEndpoints[endpoint]?.session === session { mediaEndpoints[endpoint] = nil }
+    for endpoint in session.media.boundEndpoints.sorted(by: { $0.rawValue < $1.rawValue })
+    where mediaEndpoints[endpoint]?.session === session {
+      mediaEndpoints[endpoint] = nil
+      mediaOutput(.endpointReleased(endpoint))
     }
     session.media = SessionMedia(configuration: configuration.media)
   }

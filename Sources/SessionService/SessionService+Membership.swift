@@ -90,11 +90,22 @@ extension SessionService {
         send(.joinRefused(.joinSessionInvalidSessionToken), to: connection)
         return
       }
+      let limit = configuration.maxMembersPerToken
+      if limit > 0, existing.members(holding: Self.signature(of: request.token)) >= limit {
+        // One leaked or shared token cannot fill a session (Docs/SessionService.md, "Members
+        // per token").
+        log(
+          .notice,
+          "\(connection): join refused: \(limit) members of session \(key) already hold this token"
+        )
+        send(.joinRefused(.sessionJoinFailed), to: connection)
+        return
+      }
     } else {
       nextSessionNumber += 1
       session = ServiceSession(
         key: key, name: request.sessionName,
-        id: "S\(nextSessionNumber)-\(String(random.next() & 0xFFFF_FFFF, radix: 16))",
+        id: "S\(nextSessionNumber)-\(Self.hex8(secrets.next(for: .sessionID)))",
         number: nextSessionNumber,
         idleTimeout: Self.idleTimeout(
           minutes: request.idleTimeoutMinutes, default: configuration.defaultIdleTimeout),
@@ -119,11 +130,16 @@ extension SessionService {
       audio: request.connectAudio ? AudioStatus(type: .voip, isMuted: muted) : .disconnected,
       joinOrder: nextJoinOrder,
       customUserKey: token.userKey)
-    let resumeToken = random.next()
+    let resumeToken = secrets.next(for: .joinToken)
     // Existing members hear of the joiner first; the joiner's snapshot then includes them.
     emit([.usersJoined([participant])], in: session)
-    session.add(id, ServiceSession.Member(roleType: token.roleType, resumeToken: resumeToken))
-    mediaMemberJoined(participant, token: resumeToken, in: session)
+    let identity = makeMediaIdentity(for: id, in: session)
+    session.add(
+      id,
+      ServiceSession.Member(
+        roleType: token.roleType, resumeToken: resumeToken,
+        tokenSignature: Self.signature(of: request.token), media: identity))
+    mediaMemberJoined(participant, identity: identity, in: session)
     session.connect(id, on: connection)
     connections[connection]?.stage = .member(sessionKey: key, user: id)
     updateIdle(session, now: now)
@@ -131,6 +147,20 @@ extension SessionService {
       .joined(
         session.state.snapshot(for: id, sequence: session.sequence), resumeToken: resumeToken),
       to: connection)
+    sendMediaCredential(identity, to: connection)
+  }
+
+  /// The part of a token that tells tokens apart: its signature (the text after the last
+  /// dot), or the whole token if it has none.
+  static func signature(of token: String) -> Substring {
+    guard let dot = token.lastIndex(of: ".") else { return Substring(token) }
+    return token[token.index(after: dot)...]
+  }
+
+  /// Eight lowercase hex digits of the low 32 bits.
+  static func hex8(_ value: UInt64) -> String {
+    let digits = String(value & 0xFFFF_FFFF, radix: 16)
+    return String(repeating: "0", count: 8 - digits.count) + digits
   }
 
   // MARK: Resume
@@ -143,10 +173,9 @@ extension SessionService {
     }
     guard let session = sessionsByID[request.sessionID],
       let member = session.members[request.user],
-      member.resumeToken == request.resumeToken
+      secretsEqual(member.resumeToken, request.resumeToken)
     else {
-      log(.notice, "\(connection): resume of \(request.user) refused")
-      send(.left(.networkError), to: connection)
+      refuseResume(request, on: connection)
       return
     }
     if let old = member.connection {
@@ -155,15 +184,32 @@ extension SessionService {
     }
     session.connect(request.user, on: connection)
     connections[connection]?.stage = .member(sessionKey: session.key, user: request.user)
-    // A token is good for one resume: the next one, and media binds, need the new token.
-    let token = resumeRandom.next()
+    // A token is good for one resume: the next one needs the new token.
+    let token = secrets.next(for: .resumeToken)
     _ = session.rotateToken(of: request.user, to: token)
-    mediaTokenRotated(from: member.resumeToken, to: token, of: request.user, in: session)
     send(
       .joined(
         session.state.snapshot(for: request.user, sequence: session.sequence),
         resumeToken: token),
       to: connection)
+    if let identity = member.media { sendMediaCredential(identity, to: connection) }
+  }
+
+  /// A wrong resume: `left(networkError)`, and the connection closed once it has sent more
+  /// than ``ServiceConfiguration/maxFailedResumes``; one log line for the first and the last.
+  private func refuseResume(_ request: ResumeRequest, on connection: ConnectionID) {
+    let failures = (connections[connection]?.failedResumes ?? 0) + 1
+    connections[connection]?.failedResumes = failures
+    send(.left(.networkError), to: connection)
+    let limit = max(0, configuration.maxFailedResumes)
+    if failures > limit {
+      log(.notice, "\(connection): closed after \(failures) wrong resumes")
+      output(.close(connection, reason: .requested))
+      // Nothing more from it counts: the transport closes it.
+      connections[connection]?.stage = .closing
+    } else if failures == 1 {
+      log(.notice, "\(connection): resume of \(request.user) refused")
+    }
   }
 
   // MARK: Leave, remove, end
@@ -173,7 +219,7 @@ extension SessionService {
   func removeMember(_ user: UserID, from session: ServiceSession, reason: LeaveReason?, now: Int64)
   {
     guard let member = session.remove(user) else { return }
-    mediaMemberLeft(user, token: member.resumeToken, in: session)
+    mediaMemberLeft(user, identity: member.media, in: session)
     if let connection = member.connection {
       connections[connection]?.stage = .idle
       if let reason { send(.left(reason), to: connection) }

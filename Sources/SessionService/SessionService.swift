@@ -25,11 +25,15 @@ public final class SessionService: SessionHost {
     case awaitingPassword(JoinRequest, SessionToken)
     /// A member of a session.
     case member(sessionKey: String, user: UserID)
+    /// Asked to be closed (too many wrong resumes): everything it sends is ignored.
+    case closing
   }
 
   struct Connection {
     var stage: ConnectionStage = .idle
     var lastHeard: Int64
+    /// Wrong resumes sent on it so far.
+    var failedResumes = 0
   }
 
   /// The configuration.
@@ -40,16 +44,19 @@ public final class SessionService: SessionHost {
   var sessions: [String: ServiceSession] = [:]
   /// The live sessions by session id, for resumes.
   var sessionsByID: [String: ServiceSession] = [:]
-  var random: SplitMix64
-  /// Draws the resume tokens a resume hands out.
-  var resumeRandom: SplitMix64
+  /// Draws session ids, tokens, media credentials and nonces (``ServiceConfiguration/secrets``).
+  var secrets: SecretGenerator
   /// Where media datagrams go (``attachMedia(output:)``).
   var mediaOutput: (MediaHostOutput) -> Void = { _ in }
   /// The member each bound media endpoint belongs to.
-  var mediaEndpoints: [MediaEndpointID: MediaBinding] = [:]
-  /// The member each current resume token belongs to, for binds (user ids repeat across
-  /// sessions; tokens do not).
-  var mediaTokens: [UInt64: MediaBinding] = [:]
+  var mediaEndpoints: [MediaEndpointID: MediaIdentity] = [:]
+  /// The media identity of each member, by its credential's public id, for binds.
+  var mediaCredentials: [UInt64: MediaIdentity] = [:]
+  /// Whether a transport attached the media plane (``attachMedia(output:)``): members get
+  /// their media credential only then.
+  var mediaAttached = false
+  /// When the media plane next looks for endpoints whose consent lapsed, µs.
+  var nextConsentSweep: Int64 = .min
   /// What the media plane did: datagrams received, packets forwarded, drops by reason (see
   /// ``MediaPlaneStatistics``).
   public internal(set) var mediaStatistics = MediaPlaneStatistics()
@@ -71,9 +78,7 @@ public final class SessionService: SessionHost {
     self.configuration = configuration
     self.verifier = TokenVerifier(
       credentials: configuration.credentials, limits: configuration.tokenLimits)
-    self.random = SplitMix64(seed: configuration.seed)
-    var derived = SplitMix64(seed: configuration.seed ^ 0x6D65_6469_6121_7265)
-    self.resumeRandom = SplitMix64(seed: derived.next())
+    self.secrets = SecretGenerator(configuration.secrets)
     let budget = SnapshotBudget(
       limits: configuration.limits, maxUserKeyBytes: configuration.tokenLimits.maxUserKeyBytes,
       maxSessionIDBytes: Self.maxSessionIDBytes)
@@ -106,6 +111,7 @@ public final class SessionService: SessionHost {
       log(.warning, "\(connection): message on unknown connection dropped")
       return
     }
+    if case .closing? = connections[connection]?.stage { return }
     connections[connection]?.lastHeard = now
     switch message {
     case .heartbeat:

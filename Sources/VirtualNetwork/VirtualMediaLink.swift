@@ -187,6 +187,9 @@ extension VirtualNetwork {
         }
         sendDatagram(bytes, from: nil, to: peer)
       }
+    case .endpointBound, .endpointReleased:
+      // One endpoint per peer, never evicted: nothing to keep.
+      break
     }
   }
 

@@ -43,6 +43,38 @@ struct MediaBadInputTests {
 
     deinit { close(descriptor) }
 
+    /// The next datagram to arrive within `milliseconds`, or `nil`.
+    func receive(milliseconds: Int32 = 2_000) -> [UInt8]? {
+      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      guard poll(&poller, 1, milliseconds) == 1 else { return nil }
+      var buffer = [UInt8](repeating: 0, count: 65_536)
+      let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+      return count >= 0 ? Array(buffer[..<count]) : nil
+    }
+
+    /// Binds this socket with `credential` as a client does: the bind, then the answer to
+    /// the check it brings. Returns whether a check came.
+    @discardableResult
+    func bind(user: UserID, credential: MediaCredential) -> Bool {
+      let authenticator = MediaAuthenticator(key: credential.key)
+      for _ in 0..<5 {
+        send(
+          authenticator.sealed(
+            MediaDatagram.bind(MediaBind(user: user, credential: credential.id)).encode()))
+        while let bytes = receive(milliseconds: 1_000) {
+          let body = bytes.withUnsafeBytes { MediaDatagram.body(ofSealed: $0).map(Array.init) }
+          guard let body, case .check(let nonce)? = try? MediaDatagram.decode(body) else {
+            continue
+          }
+          send(
+            authenticator.sealed(
+              MediaDatagram.checkReply(credential: credential.id, nonce: nonce).encode()))
+          return true
+        }
+      }
+      return false
+    }
+
     func send(_ bytes: [UInt8]) {
       var address = target
       _ = bytes.withUnsafeBytes { buffer in
@@ -103,31 +135,35 @@ struct MediaBadInputTests {
       stream: StreamID(user: aliceID, kind: .video, layer: 0), sequence: 4_000_000_000,
       frameID: 4_000_000_000, isKeyFrame: true, sendTime: .max, payloadBytes: 1_200,
       audioLevel: 127, width: 320, height: 180)
-    let valid = claim.encode()
+    let valid = claim.encode() + [UInt8](repeating: 0, count: MediaDatagram.tagSize)
     raw.send(Array(repeating: 0xFF, count: 50))  // malformed
     raw.send(Array(valid.prefix(20)))  // truncated
     raw.send(valid + Array(repeating: 0, count: 300))  // oversized for its header
     raw.send(Array(repeating: 0, count: 60_000))  // oversized for any datagram
     raw.send([])  // empty
     for _ in 0..<20 { raw.send(valid) }  // unbound: a well-formed claim of alice's video
-    // Bound as mallory (with mallory's own token), it claims alice's stream: spoofed.
-    let token = try #require(try mallory.run { $0.resumeTokenForTesting })
-    raw.send(MediaDatagram.bind(MediaBind(user: malloryID, token: token)).encode())
-    raw.send(MediaDatagram.bind(MediaBind(user: aliceID, token: token)).encode())  // bad bind
+    // Bound as mallory (with mallory's own credential), it claims alice's stream: spoofed.
+    let credential = try #require(try mallory.run { $0.mediaCredentialForTesting })
+    let sealer = MediaAuthenticator(key: credential.key)
+    // A bind naming alice with mallory's credential is refused.
+    raw.send(sealer.sealed(MediaBind(user: aliceID, credential: credential.id).encode()))
+    #expect(raw.bind(user: malloryID, credential: credential))
     #expect(
       waitUntil(timeoutSeconds: 10) {
         ((try? harness.onService { $0.mediaStatistics.bindsAccepted }) ?? 0) >= 4
       })
+    for _ in 0..<20 { raw.send(sealer.sealed(claim.encode())) }
+    // Untagged, or tagged under another key, from the bound socket: unauthenticated.
     for _ in 0..<20 { raw.send(valid) }
     // And mallory's own video, whose camera is off: not sending.
     var own = claim
     own.stream = StreamID(user: malloryID, kind: .video, layer: 0)
-    for _ in 0..<20 { raw.send(own.encode()) }
+    for _ in 0..<20 { raw.send(sealer.sealed(own.encode())) }
 
     let counted = waitUntil(timeoutSeconds: 10) {
       let drops = (try? harness.onService { $0.mediaStatistics.dropped }) ?? .init()
-      return drops.malformed >= 5 && drops.unbound >= 20 && drops.spoofed >= 20
-        && drops.notSending >= 20 && drops.badBind >= 1
+      return drops.malformed >= 4 && drops.unbound >= 20 && drops.spoofed >= 20
+        && drops.notSending >= 20 && drops.badBind >= 1 && drops.unauthenticated >= 20
     }
     let statistics = try harness.onService { $0.mediaStatistics }
     #expect(counted, "\(statistics.dropped)")

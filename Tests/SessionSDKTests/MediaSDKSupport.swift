@@ -34,13 +34,32 @@ final class FakeMediaLink: MediaLink {
     handler?(.tick(now: now))
   }
 
-  /// A datagram arriving at `time` µs.
+  /// A datagram arriving at `time` µs, tagged under the test service's media key (as the
+  /// service tags its pongs and checks; a forwarded packet carries its publisher's tag).
   func deliver(_ bytes: [UInt8], at time: Int64) {
+    deliverRaw(MediaAuthenticator(key: MiniService.mediaKey).sealed(bytes), at: time)
+  }
+
+  /// Bytes arriving at `time` µs exactly as given (no tag added).
+  func deliverRaw(_ bytes: [UInt8], at time: Int64) {
     handler?(.datagram(bytes, at: time))
   }
 
-  /// The datagrams sent, decoded.
-  var datagrams: [MediaDatagram] { sent.compactMap { try? MediaDatagram.decode($0) } }
+  /// Whether every datagram sent carries the right tag under the test service's key.
+  var everySentDatagramIsAuthentic: Bool {
+    let authenticator = MediaAuthenticator(key: MiniService.mediaKey)
+    return sent.allSatisfy { authenticator.isAuthentic($0) }
+  }
+
+  /// The datagrams sent, decoded (without their tags).
+  var datagrams: [MediaDatagram] { sent.compactMap(Self.decodeSealed) }
+
+  /// A sealed datagram's body, decoded.
+  static func decodeSealed(_ bytes: [UInt8]) -> MediaDatagram? {
+    bytes.withUnsafeBytes { sealed in
+      MediaDatagram.body(ofSealed: sealed).flatMap { try? MediaDatagram.decode($0) }
+    }
+  }
 
   /// Takes the datagrams sent so far, decoded.
   func take() -> [MediaDatagram] {

@@ -17,7 +17,11 @@ import Testing
     #expect(ada.link.isStarted)
     ada.run(from: 0, to: 600_000)
     let before = ada.link.take()
-    #expect(before.binds == Array(repeating: MediaBind(user: ada.id, token: 7), count: 3))
+    #expect(
+      before.binds
+        == Array(
+          repeating: MediaBind(user: ada.id, credential: UInt64(ada.id.rawValue)), count: 3))
+    #expect(ada.link.everySentDatagramIsAuthentic)
     #expect(before.pings.isEmpty, "no ping before the endpoint is bound")
     ada.bind()
     ada.run(from: 600_000, to: 2_000_000)
@@ -27,7 +31,7 @@ import Testing
     #expect(ada.sdk.mediaDiagnostics.bindsSent == 3)
   }
 
-  @Test func aResumeBindsAgainWithTheNewToken() throws {
+  @Test func aResumeBindsAgainWithTheCredentialItResends() throws {
     let ada = MediaMember("Ada", service: service)
     ada.run(from: 0, to: 100_000)
     ada.bind()
@@ -38,9 +42,9 @@ import Testing
     #expect(ada.sdk.diagnostics.resumes == 1)
     ada.run(from: 100_000, to: 400_000)
     #expect(
-      ada.link.take().binds == [MediaBind(user: ada.id, token: 101)] + [
-        MediaBind(user: ada.id, token: 101)
-      ])
+      ada.link.take().binds
+        == Array(
+          repeating: MediaBind(user: ada.id, credential: UInt64(ada.id.rawValue)), count: 2))
     #expect(ada.media.links.count == 1, "the media link lives through the resume")
     ada.bind()
     ada.run(from: 400_000, to: 1_000_000)
@@ -296,7 +300,7 @@ import Testing
         ReceiverReport(
           subscriber: grace.id, stream: StreamID(user: ada.id, kind: .video), highestSequence: 0,
           packetsReceived: 0, packetsLost: 0, jitter: 0, lastSendTime: 0)),
-      .bind(MediaBind(user: grace.id, token: 1)),
+      .bind(MediaBind(user: grace.id, credential: 1)),
       .ping(sendTime: 5),
     ]
     for datagram in unexpected { ada.link.deliver(datagram.encode(), at: 20) }

@@ -173,6 +173,7 @@ final class MiniService: SessionLinkFactory {
       resumes += 1
       members[request.user] = link
       link.deliver(.joined(currentSnapshot(for: request.user), resumeToken: 100 + resumes))
+      link.deliver(.media(.credential(Self.mediaCredential(of: request.user))))
     case .heartbeat:
       break
     }
@@ -187,6 +188,14 @@ final class MiniService: SessionLinkFactory {
   func takeMediaRequests(of user: UserID) -> [MediaRequest] {
     defer { mediaRequests[user] = [] }
     return mediaRequests[user] ?? []
+  }
+
+  /// The key every member's media credential has here (the SDK under test tags with it).
+  static let mediaKey = [UInt8](repeating: 0x5A, count: MediaCredential.keySize)
+
+  /// The media credential the service gives `user`: its id is the user's number.
+  static func mediaCredential(of user: UserID) -> MediaCredential {
+    MediaCredential(id: UInt64(user.rawValue), key: mediaKey)
   }
 
   /// Sends a media notice to one member.
@@ -219,6 +228,7 @@ final class MiniService: SessionLinkFactory {
     emit([.usersJoined([participant])])
     members[id] = link
     link.deliver(.joined(currentSnapshot(for: id), resumeToken: 7))
+    link.deliver(.media(.credential(Self.mediaCredential(of: id))))
   }
 
   private func run(_ command: SessionCommand, by user: UserID, on link: FakeLink) {

@@ -27,7 +27,7 @@ private final class HostileClients {
     harness = ServiceHarness { configuration in
       configuration.limits.maxUsers = 12
       configuration.limits.maxChatHistory = 40
-      configuration.seed = seed
+      configuration.secrets = .derived(seed: seed)
     }
     slots = Array(repeating: nil, count: 16)
   }

@@ -19,7 +19,7 @@ private final class MediaFuzzer {
     random = SplitMix64(seed: seed)
     world = MediaWorld { configuration in
       configuration.limits.maxUsers = 8
-      configuration.seed = seed
+      configuration.secrets = .derived(seed: seed)
       configuration.media.maxVideoSubscriptions = 3
     }
     peers = Array(repeating: nil, count: 10)
@@ -74,11 +74,16 @@ private final class MediaFuzzer {
       peers[slot] = MediaWorld.Peer(connection: resumed, user: peer.user, endpoint: peer.endpoint)
       steps.append("\(slot) resumes")
     case 10..<16:
-      let token = chance(70) ? world.token(peer) : random.next()
+      let credential =
+        chance(70)
+        ? world.credential(peer)
+        : MediaCredential(
+          id: chance(50) ? world.credential(peer).id : random.next(),
+          key: (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) })
       let endpoint = chance(70) ? peer.endpoint : world.newEndpoint()
-      world.receive(
-        MediaDatagram.bind(MediaBind(user: chance(90) ? peer.user : someUser(), token: token))
-          .encode(), from: endpoint)
+      var claimant = peer
+      claimant.user = chance(90) ? peer.user : someUser()
+      world.bind(claimant, from: endpoint, credential: credential)
       peers[slot]?.endpoint = endpoint
       steps.append("\(slot) binds")
     case 16..<24:
@@ -113,6 +118,7 @@ private final class MediaFuzzer {
       if chance(5) { packet.sendTime = one(of: [.min, .max]) }
       var bytes = packet.encode()
       if chance(10) { mutate(&bytes) }
+      if chance(90) { bytes = world.authenticator(world.credential(peer)).sealed(bytes) }
       check(
         world.receive(bytes, from: chance(90) ? peer.endpoint : world.newEndpoint()), from: peer)
       steps.append("\(slot) packet \(stream)")
@@ -135,8 +141,9 @@ private final class MediaFuzzer {
       let count = int(0...1_400)
       var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
       if count > 1, chance(50) {
-        bytes[0] = 1
-        bytes[1] = UInt8(int(0...6))
+        bytes[0] = chance(80) ? MediaDatagram.version : 1
+        bytes[1] = UInt8(int(0...8))
+        if chance(50) { bytes = world.authenticator(world.credential(peer)).sealed(bytes) }
       }
       check(
         world.receive(bytes, from: chance(50) ? peer.endpoint : world.newEndpoint()), from: peer)
@@ -199,8 +206,10 @@ private final class MediaFuzzer {
       }
       for (user, member) in session.members {
         if !router.isMember(user) { problems.append("\(key): \(user) not in the router") }
-        if service.mediaTokens[member.resumeToken]?.session !== session {
-          problems.append("\(key): \(user)'s token binds nothing")
+        if let identity = member.media,
+          service.mediaCredentials[identity.credential.id] !== identity
+        {
+          problems.append("\(key): \(user)'s credential binds nothing")
         }
         if let endpoint = session.media.member(user)?.endpoint {
           let binding = service.mediaEndpoints[endpoint]
@@ -213,8 +222,8 @@ private final class MediaFuzzer {
         }
       }
     }
-    if service.mediaTokens.count != members {
-      problems.append("\(service.mediaTokens.count) tokens for \(members) members")
+    if service.mediaCredentials.count != members {
+      problems.append("\(service.mediaCredentials.count) credentials for \(members) members")
     }
     for (endpoint, binding) in service.mediaEndpoints {
       if service.sessions[binding.session.key] !== binding.session {
@@ -227,7 +236,7 @@ private final class MediaFuzzer {
     let statistics = service.mediaStatistics
     let handled =
       statistics.packetsRouted &+ statistics.bindsAccepted &+ statistics.pongsSent
-      &+ statistics.reportsApplied
+      &+ statistics.reportsApplied &+ statistics.checksSent
     if handled &+ statistics.dropped.total != statistics.datagramsReceived {
       problems.append(
         "\(statistics.datagramsReceived) datagrams, \(handled) handled, \(statistics.dropped.total) dropped"

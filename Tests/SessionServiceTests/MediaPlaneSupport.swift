@@ -24,8 +24,12 @@ final class MediaWorld {
 
   let harness: ServiceHarness
   var service: SessionService { harness.service }
-  /// Every media output, in order.
+  /// Every media output that sends, in order (``pins`` has the others).
   private(set) var outputs: [MediaHostOutput] = []
+  /// Every ``MediaHostOutput/endpointBound(_:)`` and ``MediaHostOutput/endpointReleased(_:)``.
+  private(set) var pins: [MediaHostOutput] = []
+  private var authenticators: [MediaCredential: MediaAuthenticator] = [:]
+  private var credentials: [ConnectionID: MediaCredential] = [:]
   /// The media clock, µs.
   var mediaNow: Int64 = 1_000_000
   private var nextEndpoint: UInt64 = 100
@@ -33,7 +37,12 @@ final class MediaWorld {
 
   init(configure: (inout ServiceConfiguration) -> Void = { _ in }) {
     harness = ServiceHarness(configure: configure)
-    harness.service.attachMedia { [unowned self] output in outputs.append(output) }
+    harness.service.attachMedia { [unowned self] output in
+      switch output {
+      case .endpointBound, .endpointReleased: pins.append(output)
+      default: outputs.append(output)
+      }
+    }
   }
 
   /// A new endpoint number.
@@ -52,15 +61,74 @@ final class MediaWorld {
     let peer = Peer(
       connection: connection, user: harness.user(connection), endpoint: newEndpoint())
     if bind {
-      let mark = harness.mark
-      receive(MediaDatagram.bind(MediaBind(user: peer.user, token: token(peer))), from: peer)
-      #expect(notices(to: peer, since: mark) == [.bound], "\(name) not bound")
+      #expect(self.bind(peer) == [.bound], "\(name) not bound")
     }
     return peer
   }
 
   /// The peer's current resume token, as its client holds it.
   func token(_ peer: Peer) -> UInt64 { harness.clients[peer.connection]?.resumeToken ?? 0 }
+
+  /// The media credential the peer's connection last heard.
+  func credential(_ peer: Peer) -> MediaCredential {
+    if let known = credentials[peer.connection] { return known }
+    for message in harness.messages(to: peer.connection, since: 0).reversed() {
+      if case .media(.credential(let credential)) = message {
+        credentials[peer.connection] = credential
+        return credential
+      }
+    }
+    // A connection that never joined (a refused resume): a credential no member has.
+    return MediaCredential(id: 0, key: [])
+  }
+
+  /// The authenticator of a credential's key.
+  func authenticator(_ credential: MediaCredential) -> MediaAuthenticator {
+    if let known = authenticators[credential] { return known }
+    let made = MediaAuthenticator(key: credential.key)
+    authenticators[credential] = made
+    return made
+  }
+
+  /// Bytes (any, well-formed or not) tagged under the peer's key, as its client would send
+  /// them.
+  func sealed(_ bytes: [UInt8], as peer: Peer) -> [UInt8] {
+    authenticator(credential(peer)).sealed(bytes)
+  }
+
+  /// A datagram's bytes tagged under `credential`'s key.
+  func sealed(_ datagram: MediaDatagram, by credential: MediaCredential) -> [UInt8] {
+    authenticator(credential).sealed(datagram.encode())
+  }
+
+  /// Binds `endpoint` (the peer's own by default) with `credential` (the peer's by default):
+  /// the bind, then the reply to the check it brings, as a client does. Returns the notices
+  /// the peer got.
+  @discardableResult
+  func bind(
+    _ peer: Peer, from endpoint: MediaEndpointID? = nil, credential: MediaCredential? = nil
+  ) -> [MediaNotice] {
+    let mark = harness.mark
+    let endpoint = endpoint ?? peer.endpoint
+    let credential = credential ?? self.credential(peer)
+    let outputs = receive(
+      sealed(.bind(MediaBind(user: peer.user, credential: credential.id)), by: credential),
+      from: endpoint)
+    for case .send(let bytes, let to) in outputs where to == endpoint {
+      guard case .check(let nonce)? = Self.decodeSealed(bytes) else { continue }
+      receive(
+        sealed(.checkReply(credential: credential.id, nonce: nonce), by: credential),
+        from: endpoint)
+    }
+    return notices(to: peer, since: mark)
+  }
+
+  /// A datagram the service sent, without its tag.
+  static func decodeSealed(_ bytes: [UInt8]) -> MediaDatagram? {
+    bytes.withUnsafeBytes { sealed in
+      MediaDatagram.body(ofSealed: sealed).flatMap { try? MediaDatagram.decode($0) }
+    }
+  }
 
   /// Feeds a datagram from `endpoint` and returns the media outputs it caused.
   @discardableResult
@@ -70,10 +138,10 @@ final class MediaWorld {
     return Array(outputs[start...])
   }
 
-  /// Feeds a datagram from the peer's endpoint.
+  /// Feeds a datagram from the peer's endpoint, tagged under the peer's key.
   @discardableResult
   func receive(_ datagram: MediaDatagram, from peer: Peer) -> [MediaHostOutput] {
-    receive(datagram.encode(), from: peer.endpoint)
+    receive(sealed(datagram, by: credential(peer)), from: peer.endpoint)
   }
 
   /// Sends a media request on the peer's connection and returns the media notices it got.

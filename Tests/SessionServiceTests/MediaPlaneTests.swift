@@ -8,92 +8,160 @@ import Testing
 @Suite struct MediaPlaneTests {
   // MARK: Binding
 
-  @Test func aBindWithTheCurrentTokenIsAnsweredOnTheMembersConnection() throws {
+  @Test func anAuthenticBindIsCheckedOnItsReturnPathBeforeAnythingIsSentThere() throws {
     let world = MediaWorld()
     let ada = try world.join("Ada", bind: false)
     let bob = try world.join("Bob", bind: false)
     let mark = world.harness.mark
+    let credential = world.credential(ada)
     let outputs = world.receive(
-      .bind(MediaBind(user: ada.user, token: world.token(ada))), from: ada)
-    #expect(outputs.isEmpty)
+      world.sealed(.bind(MediaBind(user: ada.user, credential: credential.id)), by: credential),
+      from: ada.endpoint)
+    // A check to the address the bind came from, and nothing bound yet.
+    guard case .send(let bytes, let to)? = outputs.first, outputs.count == 1,
+      case .check(let nonce)? = MediaWorld.decodeSealed(bytes)
+    else {
+      Issue.record("no check: \(outputs)")
+      return
+    }
+    #expect(to == ada.endpoint)
+    #expect(world.authenticator(credential).isAuthentic(bytes))
+    #expect(world.notices(to: ada, since: mark).isEmpty)
+    #expect(world.service.boundMediaEndpointCount == 0)
+    // The echo from that address binds it.
+    world.receive(
+      world.sealed(.checkReply(credential: credential.id, nonce: nonce), by: credential),
+      from: ada.endpoint)
     #expect(world.notices(to: ada, since: mark) == [.bound])
     #expect(world.notices(to: bob, since: mark).isEmpty)
     #expect(world.statistics.bindsAccepted == 1)
+    #expect(world.statistics.checksSent == 1)
     #expect(world.service.boundMediaEndpointCount == 1)
+    #expect(world.pins == [.endpointBound(ada.endpoint)])
   }
 
-  @Test func everyAcceptedBindIsAnsweredSoARetryAfterALostAnswerIsToo() throws {
+  @Test func everyBindFromTheBoundAddressIsAnsweredSoARetryAfterALostAnswerIsToo() throws {
     let world = MediaWorld()
     let ada = try world.join("Ada")
     let mark = world.harness.mark
+    let credential = world.credential(ada)
     for _ in 0..<3 {
-      world.receive(.bind(MediaBind(user: ada.user, token: world.token(ada))), from: ada)
+      let outputs = world.receive(
+        .bind(MediaBind(user: ada.user, credential: credential.id)), from: ada)
+      #expect(outputs.isEmpty)  // no check: the address is proven already
     }
     #expect(world.notices(to: ada, since: mark) == [.bound, .bound, .bound])
     #expect(world.service.boundMediaEndpointCount == 1)
   }
 
-  @Test func bindsWithAWrongTokenOrUserAreDroppedAndCounted() throws {
+  @Test func bindsWithAWrongCredentialUserOrTagAreDroppedAndCounted() throws {
     let world = MediaWorld()
     let ada = try world.join("Ada", bind: false)
     let bob = try world.join("Bob", bind: false)
     let mark = world.harness.mark
-    let token = world.token(ada)
-    let bad: [MediaBind] = [
-      MediaBind(user: ada.user, token: token &+ 1),  // wrong token
-      MediaBind(user: ada.user, token: world.token(bob)),  // another member's token
-      MediaBind(user: UserID(99), token: token),  // unknown user
-      MediaBind(user: bob.user, token: token),  // the right token, another user
-    ]
-    for bind in bad { world.receive(.bind(bind), from: ada) }
+    let mine = world.credential(ada)
+    let theirs = world.credential(bob)
+    let forged = MediaCredential(id: mine.id, key: [UInt8](repeating: 7, count: 32))
+    // Unknown credential id; another member's id under my key; my id under a made-up key;
+    // the right credential naming another user.
+    world.receive(
+      world.sealed(.bind(MediaBind(user: ada.user, credential: mine.id &+ 1)), by: mine),
+      from: ada.endpoint)
+    world.receive(
+      world.sealed(.bind(MediaBind(user: bob.user, credential: theirs.id)), by: mine),
+      from: ada.endpoint)
+    world.receive(
+      world.sealed(.bind(MediaBind(user: ada.user, credential: mine.id)), by: forged),
+      from: ada.endpoint)
+    world.receive(
+      world.sealed(.bind(MediaBind(user: bob.user, credential: mine.id)), by: mine),
+      from: ada.endpoint)
     #expect(world.notices(to: ada, since: mark).isEmpty)
     #expect(world.notices(to: bob, since: mark).isEmpty)
-    #expect(world.statistics.dropped.badBind == 4)
+    #expect(world.statistics.dropped.badBind == 2)
+    #expect(world.statistics.dropped.unauthenticated == 2)
+    #expect(world.statistics.checksSent == 0)
     #expect(world.service.boundMediaEndpointCount == 0)
     // And the right one still binds.
-    world.receive(.bind(MediaBind(user: ada.user, token: token)), from: ada)
-    #expect(world.notices(to: ada, since: mark) == [.bound])
+    #expect(world.bind(ada) == [.bound])
   }
 
-  @Test func aFloodOfBadBindsKeepsNoState() throws {
+  @Test func aCheckReplyWithAWrongNonceOrFromAnotherAddressBindsNothing() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada", bind: false)
+    let credential = world.credential(ada)
+    let outputs = world.receive(
+      world.sealed(.bind(MediaBind(user: ada.user, credential: credential.id)), by: credential),
+      from: ada.endpoint)
+    guard case .send(let bytes, _)? = outputs.first,
+      case .check(let nonce)? = MediaWorld.decodeSealed(bytes)
+    else {
+      Issue.record("no check")
+      return
+    }
+    let mark = world.harness.mark
+    world.receive(
+      world.sealed(.checkReply(credential: credential.id, nonce: nonce &+ 1), by: credential),
+      from: ada.endpoint)
+    world.receive(
+      world.sealed(.checkReply(credential: credential.id, nonce: nonce), by: credential),
+      from: world.newEndpoint())
+    #expect(world.statistics.dropped.badCheck == 2)
+    #expect(world.notices(to: ada, since: mark).isEmpty)
+    #expect(world.service.boundMediaEndpointCount == 0)
+    // A nonce is good once.
+    world.receive(
+      world.sealed(.checkReply(credential: credential.id, nonce: nonce), by: credential),
+      from: ada.endpoint)
+    #expect(world.notices(to: ada, since: mark) == [.bound])
+    world.receive(
+      world.sealed(.checkReply(credential: credential.id, nonce: nonce), by: credential),
+      from: ada.endpoint)
+    #expect(world.statistics.dropped.badCheck == 3)
+  }
+
+  @Test func aFloodOfBadBindsKeepsNoStateAndCostsNoCheck() throws {
     let world = MediaWorld()
     let ada = try world.join("Ada")
     let endpoints = world.service.boundMediaEndpointCount
+    let checks = world.statistics.checksSent
     var random = SplitMix64(seed: 0xB1ED)
     for number in 0..<10_000 {
-      let bind = MediaBind(
-        user: UserID(rawValue: UInt32(truncatingIfNeeded: random.next())), token: random.next())
-      world.receive(bind.encode(), from: MediaEndpointID(UInt64(10_000 + number)))
+      var bind = MediaBind(
+        user: UserID(rawValue: UInt32(truncatingIfNeeded: random.next())),
+        credential: random.next()
+      ).encode()
+      for _ in 0..<MediaDatagram.tagSize { bind.append(UInt8(truncatingIfNeeded: random.next())) }
+      world.receive(bind, from: MediaEndpointID(UInt64(10_000 + number)))
     }
     #expect(world.statistics.dropped.badBind == 10_000)
+    #expect(world.statistics.checksSent == checks)
     #expect(world.service.boundMediaEndpointCount == endpoints)
-    #expect(world.service.mediaTokens.count == 1)
+    #expect(world.service.mediaCredentials.count == 1)
     #expect(world.service.mediaEndpoints.count == 1)
     #expect(world.send(.audio, of: ada).isEmpty)  // still bound, nobody else to hear
   }
 
-  @Test func aResumeChangesTheTokenAndTheOldOneNoLongerBinds() throws {
+  @Test func aResumeKeepsTheBindingAndResendsTheCredential() throws {
     let world = MediaWorld()
     let ada = try world.join("Ada")
     let bob = try world.join("Bob")
     world.announceSimulcast(ada)
     world.subscribeAndFlow(bob, to: ada)
     let old = world.token(bob)
+    let credential = world.credential(bob)
     let resumed = world.harness.resume(bob.connection)
     let new = world.harness.clients[resumed]?.resumeToken
     #expect(new != nil && new != old)
-    let bobAgain = MediaWorld.Peer(
-      connection: resumed, user: bob.user, endpoint: world.newEndpoint())
-    let mark = world.harness.mark
-    world.receive(.bind(MediaBind(user: bob.user, token: old)), from: bobAgain)
-    #expect(world.notices(to: bobAgain, since: mark).isEmpty)
-    #expect(world.statistics.dropped.badBind == 1)
+    let bobAgain = MediaWorld.Peer(connection: resumed, user: bob.user, endpoint: bob.endpoint)
+    #expect(world.credential(bobAgain) == credential)
     // The resume kept the member, its endpoint and its subscription.
     #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [bob.endpoint])
-    world.receive(.bind(MediaBind(user: bob.user, token: new ?? 0)), from: bobAgain)
-    #expect(world.notices(to: bobAgain, since: mark) == [.bound])
-    #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [bobAgain.endpoint])
-    // The old token also no longer resumes.
+    // A bind from a new address moves delivery there, after its check.
+    let moved = MediaWorld.Peer(connection: resumed, user: bob.user, endpoint: world.newEndpoint())
+    #expect(world.bind(moved) == [.bound])
+    #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [moved.endpoint])
+    // The old token no longer resumes.
     let again = world.harness.resume(bob.connection, resumeToken: old)
     #expect(world.harness.messages(to: again).contains(.left(.networkError)))
   }
@@ -106,30 +174,35 @@ import Testing
     world.subscribeAndFlow(bob, to: ada)
     let oldEndpoint = bob.endpoint
     bob.endpoint = world.newEndpoint()
-    world.receive(.bind(MediaBind(user: bob.user, token: world.token(bob))), from: bob)
+    world.bind(bob)
     #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [bob.endpoint])
-    // The old endpoint is bound to nobody now.
-    #expect(world.receive(MediaDatagram.ping(sendTime: 1).encode(), from: oldEndpoint).isEmpty)
+    // The old endpoint is bound to nobody now, and the transport may evict it.
+    let ping = world.sealed(.ping(sendTime: 1), by: world.credential(bob))
+    #expect(world.receive(ping, from: oldEndpoint).isEmpty)
     #expect(world.statistics.dropped.unbound == 1)
     #expect(world.service.boundMediaEndpointCount == 2)
+    #expect(world.pins.contains(.endpointReleased(oldEndpoint)))
   }
 
-  @Test func anEndpointClaimedByAnotherMemberStopsCarryingTheFirst() throws {
+  @Test func anAddressProvenByAnotherMemberStopsCarryingTheFirstWhoIsTold() throws {
     let world = MediaWorld()
     let ada = try world.join("Ada")
     let bob = try world.join("Bob")
     let cy = try world.join("Cy")
     world.announceSimulcast(ada)
     world.subscribeAndFlow(cy, to: ada)
-    // Bob binds Ada's address (a reused port): Ada's packets from it are now spoofed.
-    world.receive(.bind(MediaBind(user: bob.user, token: world.token(bob))), from: ada)
+    let mark = world.harness.mark
+    // Bob proves Ada's address his (a reused port): Ada hears she lost it, and her packets
+    // from it (under her key) no longer pass.
+    #expect(world.bind(bob, from: ada.endpoint) == [.bound])
+    #expect(world.notices(to: ada, since: mark) == [.unbound(.replaced)])
     #expect(world.send(.video, layer: 2, of: ada).isEmpty)
-    #expect(world.statistics.dropped.spoofed == 1)
+    #expect(world.statistics.dropped.unauthenticated == 1)
     #expect(world.service.boundMediaEndpointCount == 2)
     // Ada binds a new address and is heard again.
     let adaAgain = MediaWorld.Peer(
       connection: ada.connection, user: ada.user, endpoint: world.newEndpoint())
-    world.receive(.bind(MediaBind(user: ada.user, token: world.token(ada))), from: adaAgain)
+    world.bind(adaAgain)
     #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: adaAgain)) == [cy.endpoint])
   }
 
@@ -140,7 +213,10 @@ import Testing
     let ada = try world.join("Ada")
     for time in [Int64.min, -1, 0, 123_456, .max] {
       let outputs = world.receive(.ping(sendTime: time), from: ada)
-      #expect(outputs == [.send(MediaDatagram.pong(sendTime: time).encode(), to: ada.endpoint)])
+      #expect(
+        outputs == [
+          .send(world.sealed(.pong(sendTime: time), by: world.credential(ada)), to: ada.endpoint)
+        ])
     }
     #expect(world.statistics.pongsSent == 5)
   }
@@ -149,7 +225,10 @@ import Testing
     let world = MediaWorld()
     let ada = try world.join("Ada")
     #expect(
-      world.receive(MediaDatagram.ping(sendTime: 5).encode(), from: world.newEndpoint()).isEmpty)
+      world.receive(
+        world.sealed(.ping(sendTime: 5), by: world.credential(ada)), from: world.newEndpoint()
+      )
+      .isEmpty)
     #expect(world.receive(.pong(sendTime: 5), from: ada).isEmpty)
     #expect(world.statistics.dropped.unbound == 1)
     #expect(world.statistics.dropped.unexpected == 1)
@@ -167,7 +246,8 @@ import Testing
     world.announceSimulcast(ada)
     world.request(.subscribe(publisher: ada.user, kind: .video, maxLines: 0), by: bob)
     world.request(.subscribe(publisher: ada.user, kind: .video, maxLines: 0), by: dee)
-    let bytes = world.packet(StreamID(user: ada.user, kind: .video, layer: 2)).encode()
+    let bytes = world.sealed(
+      world.packet(StreamID(user: ada.user, kind: .video, layer: 2)).encode(), as: ada)
     let outputs = world.receive(bytes, from: ada.endpoint)
     #expect(outputs == [.forward(bytes, to: [bob.endpoint, dee.endpoint])])
     #expect(!MediaWorld.recipients(outputs).contains(cy.endpoint))
@@ -231,8 +311,8 @@ import Testing
     #expect(world.send(.video, layer: 2, of: bob).isEmpty)
     #expect(world.statistics.dropped.unbound == 1)
     #expect(world.service.boundMediaEndpointCount == 1)
-    // Its token binds nothing any more.
-    world.receive(.bind(MediaBind(user: bob.user, token: world.token(bob))), from: bob)
+    // Its credential binds nothing any more.
+    world.bind(bob)
     #expect(world.statistics.dropped.badBind == 1)
   }
 
@@ -254,9 +334,9 @@ import Testing
     world.harness.command(.leave(end: true), on: host)
     #expect(world.router == nil)
     #expect(world.service.boundMediaEndpointCount == 0)
-    #expect(world.service.mediaTokens.isEmpty)
+    #expect(world.service.mediaCredentials.isEmpty)
     world.send(.audio, of: ada)
-    world.receive(.bind(MediaBind(user: bob.user, token: world.token(bob))), from: bob)
+    world.bind(bob)
     #expect(world.statistics.dropped.unbound == 1)
     #expect(world.statistics.dropped.badBind == 1)
   }
@@ -284,18 +364,22 @@ import Testing
     world.announceSimulcast(ada)
     world.subscribeAndFlow(bob, to: ada)
     let good = world.packet(StreamID(user: ada.user, kind: .video, layer: 2)).encode()
-    // Cy sends a packet of Ada's stream: spoofed.
-    #expect(world.receive(good, from: cy.endpoint).isEmpty)
+    // Cy sends a packet of Ada's stream, under Cy's own key: spoofed.
+    #expect(world.receive(world.sealed(good, as: cy), from: cy.endpoint).isEmpty)
     // An unbound endpoint sends Ada's packet.
-    #expect(world.receive(good, from: world.newEndpoint()).isEmpty)
-    // Truncated, oversized, garbage, wrong version.
-    #expect(world.receive(Array(good.prefix(20)), from: ada.endpoint).isEmpty)
-    #expect(world.receive(good + [UInt8](repeating: 0, count: 1_300), from: ada.endpoint).isEmpty)
-    #expect(world.receive([0xFF, 0x00, 0x13], from: ada.endpoint).isEmpty)
-    #expect(world.receive([], from: ada.endpoint).isEmpty)
+    #expect(world.receive(world.sealed(good, as: ada), from: world.newEndpoint()).isEmpty)
+    // Truncated, oversized, garbage, wrong version, all under Ada's key.
+    for bytes in [Array(good.prefix(20)), good + [UInt8](repeating: 0, count: 1_300)] {
+      #expect(world.receive(world.sealed(bytes, as: ada), from: ada.endpoint).isEmpty)
+    }
+    #expect(world.receive(world.sealed([0xFF, 0x00, 0x13], as: ada), from: ada.endpoint).isEmpty)
+    #expect(world.receive(world.sealed([], as: ada), from: ada.endpoint).isEmpty)
     var wrongVersion = good
     wrongVersion[0] = 9
-    #expect(world.receive(wrongVersion, from: ada.endpoint).isEmpty)
+    #expect(world.receive(world.sealed(wrongVersion, as: ada), from: ada.endpoint).isEmpty)
+    // And Ada's good packet with a wrong tag.
+    #expect(world.receive(good + Array(repeating: 1, count: 16), from: ada.endpoint).isEmpty)
+    #expect(world.statistics.dropped.unauthenticated == 1)
     let dropped = world.statistics.dropped
     #expect(dropped.spoofed == 1)
     #expect(dropped.unbound == 1)
@@ -373,7 +457,9 @@ import Testing
   }
 
   @Test func extremeFieldValuesPassWithoutTrapping() throws {
-    let world = MediaWorld()
+    // The clock jumps from Int64.min to Int64.max: consent would lapse, which is not what
+    // this test looks at.
+    let world = MediaWorld { $0.mediaConsentTimeout = 0 }
     let ada = try world.join("Ada")
     let bob = try world.join("Bob")
     world.request(
@@ -594,7 +680,7 @@ import Testing
       packetsReceived: 0, packetsLost: 5, jitter: 0, lastSendTime: 0)
     let mark = world.harness.mark
     world.receive(.report(report), from: ada)  // names Bob, sent from Ada's endpoint
-    world.receive(report.encode(), from: world.newEndpoint())
+    world.receive(world.sealed(report.encode(), as: bob), from: world.newEndpoint())
     #expect(world.statistics.dropped.spoofed == 1)
     #expect(world.statistics.dropped.unbound == 1)
     world.receive(.report(report), from: bob)

@@ -25,7 +25,7 @@ private final class Fuzzer {
     random = SplitMix64(seed: seed)
     harness = ServiceHarness { configuration in
       configuration.limits.maxUsers = 7
-      configuration.seed = seed
+      configuration.secrets = .derived(seed: seed)
     }
     slots = Array(repeating: nil, count: Int.random(in: 6...10, using: &random))
   }

@@ -15,8 +15,8 @@ private func datagramError(_ bytes: [UInt8]) -> MediaDecodingError? {
 /// The media channel's control datagrams: bind (type 3), ping (4) and pong (5).
 @Suite struct MediaControlTests {
   @Test func bindsRoundTripWithExtremeValues() throws {
-    for (user, token) in [(UInt32(0), UInt64(0)), (7, 0x0123_4567_89AB_CDEF), (.max, .max)] {
-      let bind = MediaBind(user: UserID(rawValue: user), token: token)
+    for (user, id) in [(UInt32(0), UInt64(0)), (7, 0x0123_4567_89AB_CDEF), (.max, .max)] {
+      let bind = MediaBind(user: UserID(rawValue: user), credential: id)
       let bytes = MediaDatagram.bind(bind).encode()
       #expect(bytes.count == MediaBind.datagramSize)
       #expect(bytes == bind.encode())
@@ -40,21 +40,58 @@ private func datagramError(_ bytes: [UInt8]) -> MediaDecodingError? {
   }
 
   @Test func workedBindExample() {
-    // User 7 binds with resume token 0x0123456789abcdef.
-    let bind = MediaBind(user: 7, token: 0x0123_4567_89AB_CDEF)
-    #expect(hex(bind.encode()) == "01 03 00 00 00 07 01 23 45 67 89 ab cd ef")
+    // User 7 binds naming credential 0x0123456789abcdef.
+    let bind = MediaBind(user: 7, credential: 0x0123_4567_89AB_CDEF)
+    #expect(hex(bind.encode()) == "02 03 00 00 00 07 01 23 45 67 89 ab cd ef")
+  }
+
+  @Test func checksAndRepliesRoundTripAnyNonce() throws {
+    for nonce in [UInt64(0), 1, 0x0123_4567_89AB_CDEF, .max] {
+      let check = MediaDatagram.check(nonce: nonce).encode()
+      let reply = MediaDatagram.checkReply(credential: 9, nonce: nonce).encode()
+      #expect(check.count == 10 && reply.count == 18)
+      #expect(check[1] == 6 && reply[1] == 7)
+      #expect(try MediaDatagram.decode(check) == .check(nonce: nonce))
+      #expect(try MediaDatagram.decode(reply) == .checkReply(credential: 9, nonce: nonce))
+    }
+    #expect(
+      hex(MediaDatagram.checkReply(credential: 7, nonce: 0xAB).encode())
+        == "02 07 00 00 00 00 00 00 00 07 00 00 00 00 00 00 00 ab")
+  }
+
+  @Test func aTagIsTheTruncatedHMACAndAnyChangedBitFailsIt() {
+    // RFC 4231 test case 2: HMAC-SHA256(key "Jefe", "what do ya want for nothing?") starts
+    // 5bdcc146bf60754e 6a042426089575c7.
+    let authenticator = MediaAuthenticator(key: Array("Jefe".utf8))
+    let sealed = authenticator.sealed(Array("what do ya want for nothing?".utf8))
+    #expect(hex(Array(sealed.suffix(16))) == "5b dc c1 46 bf 60 75 4e 6a 04 24 26 08 95 75 c7")
+    #expect(authenticator.isAuthentic(sealed))
+    for index in sealed.indices {
+      var flipped = sealed
+      flipped[index] ^= 0x10
+      #expect(!authenticator.isAuthentic(flipped), "byte \(index) changed")
+    }
+    #expect(!MediaAuthenticator(key: Array("Jeff".utf8)).isAuthentic(sealed))
+    #expect(!authenticator.isAuthentic(Array(sealed.prefix(15))))
+  }
+
+  @Test func aCredentialNeverPrintsItsKey() {
+    let credential = MediaCredential(id: 0xAB, key: [UInt8](repeating: 0xCD, count: 32))
+    #expect(credential.description == "credential 0xab (key withheld)")
+    #expect(!"\(credential)".lowercased().contains("cd"))
   }
 
   @Test func workedPingExample() {
     // A ping sent at 2 s, and its pong.
     #expect(
-      hex(MediaDatagram.ping(sendTime: 2_000_000).encode()) == "01 04 00 00 00 00 00 1e 84 80")
-    #expect(hex(MediaDatagram.pong(sendTime: -1).encode()) == "01 05 ff ff ff ff ff ff ff ff")
+      hex(MediaDatagram.ping(sendTime: 2_000_000).encode()) == "02 04 00 00 00 00 00 1e 84 80")
+    #expect(hex(MediaDatagram.pong(sendTime: -1).encode()) == "02 05 ff ff ff ff ff ff ff ff")
   }
 
   @Test func controlDatagramsHaveExactlyTheirSize() {
     let datagrams: [MediaDatagram] = [
-      .bind(MediaBind(user: 1, token: 2)), .ping(sendTime: 3), .pong(sendTime: 4),
+      .bind(MediaBind(user: 1, credential: 2)), .ping(sendTime: 3), .pong(sendTime: 4),
+      .check(nonce: 5), .checkReply(credential: 6, nonce: 7),
     ]
     for datagram in datagrams {
       let bytes = datagram.encode()
@@ -68,13 +105,13 @@ private func datagramError(_ bytes: [UInt8]) -> MediaDecodingError? {
         #expect(error == .tooLong(count: bytes.count + extra, maximum: bytes.count))
       }
       var wrongVersion = bytes
-      wrongVersion[0] = 2
-      #expect(datagramError(wrongVersion) == .wrongVersion(2))
+      wrongVersion[0] = 1
+      #expect(datagramError(wrongVersion) == .wrongVersion(1))
     }
   }
 
   @Test func theTypedDecodersRefuseControlDatagrams() {
-    let bind = MediaBind(user: 1, token: 2).encode()
+    let bind = MediaBind(user: 1, credential: 2).encode()
     #expect(throws: MediaDecodingError.wrongType(3)) { try MediaPacket.decode(bind) }
     #expect(throws: MediaDecodingError.wrongType(3)) { try ReceiverReport.decode(bind) }
     let ping = MediaDatagram.ping(sendTime: 0).encode()
@@ -82,7 +119,7 @@ private func datagramError(_ bytes: [UInt8]) -> MediaDecodingError? {
   }
 
   @Test func everyKindHasItsTypeByte() {
-    #expect(MediaDatagram.Kind.allCases.map(\.rawValue) == [1, 2, 3, 4, 5])
+    #expect(MediaDatagram.Kind.allCases.map(\.rawValue) == [1, 2, 3, 4, 5, 6, 7])
     #expect(MediaDatagram.ping(sendTime: 0).kind == .ping)
     #expect(MediaDatagram.pong(sendTime: 0).kind == .pong)
   }

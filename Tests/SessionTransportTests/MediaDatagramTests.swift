@@ -42,7 +42,7 @@ struct ArbitraryMedia {
       return .bind(
         MediaBind(
           user: UserID(rawValue: UInt32.random(in: 0...UInt32.max, using: &random)),
-          token: UInt64.random(in: 0...UInt64.max, using: &random)))
+          credential: UInt64.random(in: 0...UInt64.max, using: &random)))
     case 1: return .ping(sendTime: time)
     default: return .pong(sendTime: time)
     }
@@ -140,7 +140,7 @@ private let example = MediaPacket(
 
   @Test func workedPacketExample() {
     let expected =
-      "01 01  00 00 00 07 01 02  00 00 01 02  00 00 00 10  01 7f  00 00 00 00 00 1e 84 80"
+      "02 01  00 00 00 07 01 02  00 00 01 02  00 00 00 10  01 7f  00 00 00 00 00 1e 84 80"
       + "  05 00  02 d0  00 19  00 03  00 00 00"
     #expect(hex(example.encode()) == hex(bytes(expected)))
   }
@@ -150,7 +150,7 @@ private let example = MediaPacket(
       subscriber: 9, stream: StreamID(user: ada, kind: .audio), highestSequence: 1_000,
       packetsReceived: 24, packetsLost: 1, jitter: 1_500, lastSendTime: 20_000_000)
     let expected =
-      "01 02  00 00 00 09  00 00 00 07 02 00  00 00 03 e8  00 00 00 18  00 00 00 01"
+      "02 02  00 00 00 09  00 00 00 07 02 00  00 00 03 e8  00 00 00 18  00 00 00 01"
       + "  00 00 05 dc  00 00 00 00 01 31 2d 00"
     #expect(hex(report.encode()) == hex(bytes(expected)))
     #expect(report.lossFraction == 0.04)
@@ -166,7 +166,7 @@ private let example = MediaPacket(
   @Test func everyDatagramShorterThanTheHeaderIsTruncated() throws {
     let bytes = example.encode()
     #expect(packetError([]) == .truncated(count: 0, needed: 2))
-    #expect(packetError([1]) == .truncated(count: 1, needed: 2))
+    #expect(packetError([2]) == .truncated(count: 1, needed: 2))
     for length in 2..<MediaPacket.headerSize {
       let error = try #require(packetError(Array(bytes[..<length])))
       #expect(error == .truncated(count: length, needed: MediaPacket.headerSize))
@@ -199,7 +199,7 @@ private let example = MediaPacket(
     packet.payloadBytes = .max
     #expect(packetError(packet.encode())?.reason == .tooLong)
     #expect(packetError([UInt8](repeating: 0, count: 70_000))?.reason == .wrongVersion)
-    #expect(packetError([1, 1] + [UInt8](repeating: 0, count: 70_000))?.reason == .tooLong)
+    #expect(packetError([2, 1] + [UInt8](repeating: 0, count: 70_000))?.reason == .tooLong)
   }
 
   @Test func aPayloadLengthMustMatchTheBytesAfterTheHeader() {
@@ -218,8 +218,8 @@ private let example = MediaPacket(
 
   // MARK: Version, type and fields
 
-  @Test func onlyVersion1IsAccepted() {
-    for version in [UInt8(0), 2, 0xFF] {
+  @Test func onlyVersion2IsAccepted() {
+    for version in [UInt8(0), 1, 3, 0xFF] {
       var bytes = example.encode()
       bytes[0] = version
       #expect(packetError(bytes) == .wrongVersion(version))
@@ -242,12 +242,12 @@ private let example = MediaPacket(
     ).encode()
     #expect(packetError(report) == .wrongType(2))
     #expect(reportError(packet) == .wrongType(1))
-    for type in [UInt8(0), 3, 4, 5, 6, 0x81, 0xFF] {
+    for type in [UInt8(0), 3, 4, 5, 6, 7, 8, 0x81, 0xFF] {
       var bytes = packet
       bytes[1] = type
       #expect(packetError(bytes) == .wrongType(type))
       #expect(reportError(bytes) == .wrongType(type))
-      if !(3...5).contains(type) {
+      if !(3...7).contains(type) {
         #expect(throws: MediaDecodingError.wrongType(type)) { try MediaDatagram.decode(bytes) }
       }
     }

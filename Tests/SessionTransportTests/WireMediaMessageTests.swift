@@ -103,6 +103,8 @@ private func serverError(_ payload: [UInt8]) -> WireError? {
       let request = clientError([0x15, tag])
       #expect(request?.code == .unknownTag)
       #expect(request?.offset == 1)
+    }
+    for tag: UInt8 in [0, 7, 0xFF] {
       #expect(serverError([0x98, tag])?.code == .unknownTag)
     }
   }

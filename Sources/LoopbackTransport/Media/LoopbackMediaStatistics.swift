@@ -23,6 +23,9 @@ public struct LoopbackMediaStatistics: Sendable, Hashable {
   /// Endpoints evicted to make room for new sources: the table was at
   /// ``LoopbackServerConfiguration/maxMediaEndpoints``.
   public var endpointsEvicted: Int
+  /// Datagrams from new sources dropped unheard because every endpoint in the full table was
+  /// bound to a member.
+  public var sourcesRefused: Int
 
   /// Creates statistics; every count defaults to 0.
   ///
@@ -35,10 +38,11 @@ public struct LoopbackMediaStatistics: Sendable, Hashable {
   ///   - endpoints: Endpoints now.
   ///   - endpointsMade: Endpoints made.
   ///   - endpointsEvicted: Endpoints evicted.
+  ///   - sourcesRefused: New sources refused for a table full of bound endpoints.
   public init(
     datagramsReceived: Int = 0, datagramsSent: Int = 0, sendsDropped: Int = 0,
     sendErrors: Int = 0, sendsToUnknownEndpoints: Int = 0, endpoints: Int = 0,
-    endpointsMade: Int = 0, endpointsEvicted: Int = 0
+    endpointsMade: Int = 0, endpointsEvicted: Int = 0, sourcesRefused: Int = 0
   ) {
     self.datagramsReceived = datagramsReceived
     self.datagramsSent = datagramsSent
@@ -48,5 +52,6 @@ public struct LoopbackMediaStatistics: Sendable, Hashable {
     self.endpoints = endpoints
     self.endpointsMade = endpointsMade
     self.endpointsEvicted = endpointsEvicted
+    self.sourcesRefused = sourcesRefused
   }
 }

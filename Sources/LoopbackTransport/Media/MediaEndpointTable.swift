@@ -9,8 +9,11 @@ import SessionTransport
 /// ever made. The table holds at most `capacity` endpoints: a new source when it is full evicts
 /// one, first the oldest the host never sent anything to (a flood of made-up sources, which the
 /// host drops unbound, evicts only its own kind), else the one heard from least recently.
-/// An evicted endpoint's id is stale: outputs naming it are dropped, and its port, if heard
-/// again, gets a new id (its member must bind again).
+/// An endpoint the host bound to a member (``pin(_:)``, from
+/// ``SessionTransport/MediaHostOutput/endpointBound(_:)``) is never evicted: a flood of any
+/// size from unbound sources cannot take a member's endpoint, and a new source when every
+/// endpoint is pinned is refused (``refused``). An evicted endpoint's id is stale: outputs
+/// naming it are dropped, and its port, if heard again, gets a new id.
 ///
 /// Lookups are O(1): a flat array of 65,536 slot numbers indexed by port (256 KiB, made with the
 /// table), and the slots themselves. Eviction is O(1) amortised while unaddressed endpoints
@@ -25,6 +28,8 @@ struct MediaEndpointTable {
     /// The id's raw value; 0 while the slot is free.
     var id: UInt64 = 0
     var isAddressed = false
+    /// Bound to a member by the host: never evicted.
+    var isPinned = false
     var lastHeard: UInt64 = 0
   }
 
@@ -43,6 +48,10 @@ struct MediaEndpointTable {
   private(set) var made: UInt64 = 0
   /// Endpoints evicted to make room so far.
   private(set) var evicted = 0
+  /// Datagrams from new sources refused because every endpoint was pinned.
+  private(set) var refused = 0
+  /// Endpoints pinned now.
+  private(set) var pinned = 0
   /// Endpoints in the table now.
   private(set) var count = 0
 
@@ -59,9 +68,10 @@ struct MediaEndpointTable {
     slotOfPort = Array(repeating: -1, count: Self.maximumCapacity)
   }
 
-  /// The endpoint of a source port, made (evicting one if the table is full) on first hearing.
+  /// The endpoint of a source port, made (evicting one if the table is full) on first hearing;
+  /// `nil` for a new source when every endpoint is pinned.
   @inline(__always)
-  mutating func endpoint(forPort port: UInt16) -> MediaEndpointID {
+  mutating func endpoint(forPort port: UInt16) -> MediaEndpointID? {
     heard &+= 1
     let slot = Int(slotOfPort[Int(port)])
     if slot >= 0 {
@@ -93,13 +103,39 @@ struct MediaEndpointTable {
     return slots[slot].port
   }
 
+  /// Marks an endpoint as bound to a member: it is not evicted until ``unpin(_:)``.
+  mutating func pin(_ endpoint: MediaEndpointID) {
+    guard let slot = slot(of: endpoint), !slots[slot].isPinned else { return }
+    slots[slot].isPinned = true
+    pinned += 1
+  }
+
+  /// Lets an endpoint be evicted again.
+  mutating func unpin(_ endpoint: MediaEndpointID) {
+    guard let slot = slot(of: endpoint), slots[slot].isPinned else { return }
+    slots[slot].isPinned = false
+    pinned -= 1
+  }
+
+  private func slot(of endpoint: MediaEndpointID) -> Int? {
+    let slot = Int(endpoint.rawValue & 0xFFFF)
+    guard slot < slots.count, slots[slot].id == endpoint.rawValue, endpoint.rawValue != 0 else {
+      return nil
+    }
+    return slot
+  }
+
   @inline(never)
-  private mutating func makeEndpoint(port: UInt16) -> MediaEndpointID {
+  private mutating func makeEndpoint(port: UInt16) -> MediaEndpointID? {
     let slot: Int
     if slots.count < capacity {
       slot = slots.count
       slots.append(Slot())
     } else {
+      guard pinned < slots.count else {
+        refused += 1
+        return nil
+      }
       slot = evict()
     }
     made &+= 1
@@ -118,7 +154,7 @@ struct MediaEndpointTable {
     while unaddressedHead < unaddressed.count {
       let (slot, id) = unaddressed[unaddressedHead]
       unaddressedHead += 1
-      if slots[Int(slot)].id == id, !slots[Int(slot)].isAddressed {
+      if slots[Int(slot)].id == id, !slots[Int(slot)].isAddressed, !slots[Int(slot)].isPinned {
         victim = Int(slot)
         break
       }
@@ -128,10 +164,10 @@ struct MediaEndpointTable {
       unaddressedHead = 0
     }
     if victim < 0 {
-      // Every endpoint was sent to: the one heard from least recently goes.
-      victim = 0
-      for index in slots.indices where slots[index].lastHeard < slots[victim].lastHeard {
-        victim = index
+      // Every unpinned endpoint was sent to: the one heard from least recently goes (there is
+      // one: the caller checked that not every endpoint is pinned).
+      for index in slots.indices where !slots[index].isPinned {
+        if victim < 0 || slots[index].lastHeard < slots[victim].lastHeard { victim = index }
       }
     }
     slotOfPort[Int(slots[victim].port)] = -1

@@ -45,7 +45,8 @@ final class ServerMediaPlane {
   @inline(__always)
   private func datagramArrived(_ bytes: UnsafeRawBufferPointer, from port: UInt16) {
     received &+= 1
-    let endpoint = table.endpoint(forPort: port)
+    // A new source when every endpoint in a full table is bound is dropped unheard.
+    guard let endpoint = table.endpoint(forPort: port) else { return }
     host.receiveDatagram(Array(bytes), from: endpoint, now: LoopbackMediaClock.now())
   }
 
@@ -67,6 +68,10 @@ final class ServerMediaPlane {
           socket.trySend(lent: buffer, to: port)
         }
       }
+    case .endpointBound(let endpoint):
+      table.pin(endpoint)
+    case .endpointReleased(let endpoint):
+      table.unpin(endpoint)
     }
   }
 
@@ -77,7 +82,8 @@ final class ServerMediaPlane {
       datagramsReceived: received, datagramsSent: socket.datagramsSent,
       sendsDropped: socket.sendsDropped, sendErrors: socket.sendErrors,
       sendsToUnknownEndpoints: unknownEndpoints, endpoints: table.count,
-      endpointsMade: Int(table.made), endpointsEvicted: table.evicted)
+      endpointsMade: Int(table.made), endpointsEvicted: table.evicted,
+      sourcesRefused: table.refused)
   }
 
   /// The port an endpoint stands for now (tests).

@@ -22,8 +22,8 @@ extension MediaSession {
     advance(to: now)
     let now = self.now ?? now
     follow(local, at: now)
-    if !isBound, nextBind.map({ now >= $0 }) ?? true {
-      out.datagrams.append(.bind(user: me, token: token))
+    if !isBound, let credential, nextBind.map({ now >= $0 }) ?? true {
+      out.datagrams.append(.bind(user: me, credential: credential.id))
       diagnostics.bindsSent += 1
       nextBind = now &+ Self.bindInterval
     }

@@ -6,10 +6,11 @@ import SessionTransport
 /// link's events (its ticks and datagrams, with their µs times) and by the engine's calls; it
 /// answers with a ``MediaOutput`` and never calls anyone.
 ///
-/// - *Binding.* Until the service says ``SessionTransport/MediaNotice/bound``, every tick at
-///   least 250 ms after the last bind sends another (`bind(user, resumeToken)`); a resume's
-///   new token starts binding again (``rebind(token:)``). Media, pings and reports go out only
-///   while bound.
+/// - *Binding.* Once the service sent the media credential, and until it says
+///   ``SessionTransport/MediaNotice/bound``, every tick at least 250 ms after the last bind
+///   sends another (`bind(user, credential id)`); the service's return-path check is answered
+///   at once (``checkReply(nonce:)``). A credential (after every `joined`) or an `unbound`
+///   notice starts binding again. Media, pings and reports go out only while bound.
 /// - *Sources.* On each tick the sources follow the replica (``LocalMedia``): video on runs the
 ///   `VideoSource` (its simulcast layers up to the configured resolution), audio connected and
 ///   unmuted the `AudioSource`, a share started and not paused the `ShareSource`. A source is
@@ -40,8 +41,8 @@ struct MediaSession: Sendable {
   let me: UserID
   /// The sources' settings.
   let settings: MediaSettings
-  /// The resume token the binds carry.
-  var token: UInt64
+  /// The media credential the binds name, once the service sent it.
+  var credential: MediaCredential?
   /// Whether the service accepted the endpoint.
   var isBound = false
   var nextBind: Int64?
@@ -105,11 +106,9 @@ struct MediaSession: Sendable {
   ///
   /// - Parameters:
   ///   - me: The local user.
-  ///   - token: The resume token to bind with.
   ///   - settings: The sources' settings.
-  init(me: UserID, token: UInt64, settings: MediaSettings) {
+  init(me: UserID, settings: MediaSettings) {
     self.me = me
-    self.token = token
     self.settings = settings
   }
 
@@ -121,14 +120,30 @@ struct MediaSession: Sendable {
     isBound = true
   }
 
-  /// A resume gave a new token: bind again with it, and send all signalling again.
+  /// The service sent the media credential (after a join or a resume): bind (again) with it.
   ///
-  /// - Parameter token: The new resume token.
-  mutating func rebind(token: UInt64) {
-    self.token = token
+  /// - Parameter credential: The credential.
+  mutating func setCredential(_ credential: MediaCredential) {
+    self.credential = credential
     isBound = false
     nextBind = nil
-    resendSignalling()
+  }
+
+  /// The service dropped the endpoint: bind again.
+  mutating func unbound() {
+    diagnostics.unbinds += 1
+    isBound = false
+    nextBind = nil
+  }
+
+  /// The answer to the service's return-path check, if the instance has a credential.
+  ///
+  /// - Parameter nonce: The check's nonce.
+  /// - Returns: The reply to send at once.
+  mutating func checkReply(nonce: UInt64) -> OutgoingDatagram? {
+    guard let credential else { return nil }
+    diagnostics.checksAnswered += 1
+    return .checkReply(credential: credential.id, nonce: nonce)
   }
 
   /// Forgets what was signalled, so that everything goes out again (after a resume).

@@ -83,8 +83,10 @@ enum OutgoingDatagram: Sendable, Hashable {
   case packet(MediaPacket)
   /// Statistics of a stream received.
   case report(ReceiverReport)
-  /// Binds the media endpoint to the member.
-  case bind(user: UserID, token: UInt64)
+  /// Binds the media endpoint to the member, naming its media credential.
+  case bind(user: UserID, credential: UInt64)
+  /// Answers the service's return-path check.
+  case checkReply(credential: UInt64, nonce: UInt64)
   /// A round-trip probe.
   case ping(sendTime: Int64)
 }

@@ -22,6 +22,13 @@ public struct MediaDiagnostics: Sendable, Hashable, Codable {
   public var bindsSent = 0
   /// Key frames sent because a subscriber asked.
   public var keyFramesRequested = 0
+  /// Pongs and checks whose tag is not the right one under the instance's media key (forged,
+  /// or from an old credential).
+  public var unauthenticatedDatagrams = 0
+  /// Return-path checks answered.
+  public var checksAnswered = 0
+  /// Times the service said the endpoint is no longer bound (``SessionTransport/MediaNotice/unbound(_:)``).
+  public var unbinds = 0
 
   /// No counts.
   public init() {}
@@ -38,6 +45,9 @@ public struct MediaDiagnostics: Sendable, Hashable, Codable {
     sum.ignoredNotices += rhs.ignoredNotices
     sum.bindsSent += rhs.bindsSent
     sum.keyFramesRequested += rhs.keyFramesRequested
+    sum.unauthenticatedDatagrams += rhs.unauthenticatedDatagrams
+    sum.checksAnswered += rhs.checksAnswered
+    sum.unbinds += rhs.unbinds
     return sum
   }
 }

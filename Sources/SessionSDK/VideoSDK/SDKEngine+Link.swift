@@ -165,7 +165,7 @@ extension SDKEngine {
       case .join:
         currentSession?.myselfID = snapshot.myself
         // Before the join's callbacks, which may subscribe canvases.
-        startMedia(me: snapshot.myself, token: token)
+        startMedia(me: snapshot.myself)
         if apply(.sessionJoined(snapshot)) {
           serviceSequence = snapshot.sequence
         } else {
@@ -179,7 +179,7 @@ extension SDKEngine {
             "resumed at sequence \(snapshot.sequence) (had \(serviceSequence)), attempt \(resumed)")
         }
         currentSession?.myselfID = snapshot.myself
-        mediaResynced(token: token, snapshot: snapshot)
+        mediaResynced(snapshot: snapshot)
         if apply(.sessionJoined(snapshot)) { serviceSequence = snapshot.sequence }
       }
 

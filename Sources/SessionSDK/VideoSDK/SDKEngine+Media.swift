@@ -6,11 +6,11 @@ extension SDKEngine {
   // MARK: The media link
 
   /// Starts the media plane of a session just joined, if the instance has one: a fresh media
-  /// link and a ``MediaSession`` that binds with `token`.
-  func startMedia(me: UserID, token: UInt64) {
+  /// link and a ``MediaSession`` that binds once the service sends the media credential.
+  func startMedia(me: UserID) {
     stopMedia()
     guard let configuration, let factory = configuration.media else { return }
-    media = MediaSession(me: me, token: token, settings: configuration.mediaSettings)
+    media = MediaSession(me: me, settings: configuration.mediaSettings)
     let link = factory.makeMediaLink()
     mediaLink = link
     mediaLinkForRelease.withLock { $0 = MediaLinkBox(link: link) }
@@ -29,22 +29,20 @@ extension SDKEngine {
       retiredMediaFigures = media.figures()
     }
     media = nil
+    mediaAuthenticator = nil
     guard let link = mediaLink else { return }
     mediaLink = nil
     mediaLinkForRelease.withLock { $0 = nil }
     link.close()
   }
 
-  /// A resync (after a resume): bind with the new token, forget the streams of users gone
-  /// meanwhile, and send all signalling again on the new link. Runs before the snapshot
-  /// applies, so that subscriptions its callbacks make go out after it.
-  func mediaResynced(token: UInt64, snapshot: SessionSnapshot) {
-    guard let current = media?.token else { return }
-    if current != token {
-      media?.rebind(token: token)
-    } else {
-      media?.resendSignalling()
-    }
+  /// A resync (after a resume): forget the streams of users gone meanwhile, and send all
+  /// signalling again on the new link (the credential that follows the `joined` binds again).
+  /// Runs before the snapshot applies, so that subscriptions its callbacks make go out after
+  /// it.
+  func mediaResynced(snapshot: SessionSnapshot) {
+    guard media != nil else { return }
+    media?.resendSignalling()
     let present = Set(snapshot.participants.map(\.id))
     for user in media?.subscribedUsers ?? [] where !present.contains(user) {
       media?.forget(user)
@@ -85,10 +83,12 @@ extension SDKEngine {
   /// Decodes a datagram and hands it to the media session; a frame it completes goes to the
   /// stream's views.
   private func receiveDatagram(_ bytes: [UInt8], at time: Int64) {
-    let datagram: MediaDatagram
-    do {
-      datagram = try MediaDatagram.decode(bytes)
-    } catch {
+    // Every datagram ends with a tag: the publisher's on a forwarded packet (which the
+    // instance cannot check), its own on a pong or a check (checked in `receiveControl`).
+    let decoded = bytes.withUnsafeBytes { sealed in
+      MediaDatagram.body(ofSealed: sealed).flatMap { try? MediaDatagram.decode($0) }
+    }
+    guard let datagram = decoded else {
       media?.diagnostics.malformedDatagrams += 1
       return
     }
@@ -100,7 +100,7 @@ extension SDKEngine {
         packet, at: time, isPresent: { store.participantAddress($0) != nil })
       if case .frame(let frame)? = received { deliver(frame) }
     default:
-      receiveControl(datagram, at: time)
+      receiveControl(datagram, sealed: bytes, at: time)
     }
   }
 
@@ -109,7 +109,7 @@ extension SDKEngine {
   func performMedia(_ out: inout MediaOutput) {
     if let mediaLink {
       for datagram in out.datagrams {
-        mediaLink.send(encode(datagram))
+        if let bytes = encode(datagram) { mediaLink.send(bytes) }
       }
     }
     for request in out.requests { sendMediaRequest(request) }

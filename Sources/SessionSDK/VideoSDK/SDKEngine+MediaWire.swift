@@ -2,14 +2,22 @@ import SessionCore
 import SessionTransport
 
 extension SDKEngine {
-  /// The bytes of a datagram the media session wants sent.
-  func encode(_ datagram: OutgoingDatagram) -> [UInt8] {
+  /// The bytes of a datagram the media session wants sent, tagged under the media key; `nil`
+  /// before the service sent the credential (nothing goes out before then).
+  func encode(_ datagram: OutgoingDatagram) -> [UInt8]? {
+    guard let mediaAuthenticator else { return nil }
+    var bytes: [UInt8]
     switch datagram {
-    case .packet(let packet): packet.encode()
-    case .report(let report): report.encode()
-    case .bind(let user, let token): MediaBind(user: user, token: token).encode()
-    case .ping(let sendTime): MediaDatagram.ping(sendTime: sendTime).encode()
+    case .packet(let packet): bytes = packet.encode()
+    case .report(let report): bytes = report.encode()
+    case .bind(let user, let credential):
+      bytes = MediaBind(user: user, credential: credential).encode()
+    case .checkReply(let credential, let nonce):
+      bytes = MediaDatagram.checkReply(credential: credential, nonce: nonce).encode()
+    case .ping(let sendTime): bytes = MediaDatagram.ping(sendTime: sendTime).encode()
     }
+    mediaAuthenticator.seal(&bytes)
+    return bytes
   }
 
   /// Sends one media request on the signalling link.
@@ -17,18 +25,33 @@ extension SDKEngine {
     link?.send(.media(request))
   }
 
-  /// A datagram that is not a media packet: a pong, or something a member never gets.
-  func receiveControl(_ datagram: MediaDatagram, at time: Int64) {
+  /// A datagram that is not a media packet: a pong or a check, which must carry the tag of the
+  /// instance's own key, or something a member never gets.
+  func receiveControl(_ datagram: MediaDatagram, sealed bytes: [UInt8], at time: Int64) {
     switch datagram {
-    case .pong(let sendTime):
-      media?.pong(sendTime: sendTime, at: time)
-    case .packet, .report, .bind, .ping:
+    case .pong, .check:
+      guard mediaAuthenticator?.isAuthentic(bytes) == true else {
+        media?.diagnostics.unauthenticatedDatagrams += 1
+        return
+      }
+      if case .pong(let sendTime) = datagram {
+        media?.pong(sendTime: sendTime, at: time)
+      } else if case .check(let nonce) = datagram,
+        let reply = media?.checkReply(nonce: nonce), let bytes = encode(reply)
+      {
+        mediaLink?.send(bytes)
+      }
+    case .packet, .report, .bind, .ping, .checkReply:
       media?.diagnostics.unexpectedDatagrams += 1
     }
   }
 
   /// A media notice from the service.
   func handleMediaNotice(_ notice: MediaNotice) {
+    if case .credential = notice, media == nil {
+      // Every joined is followed by one; an instance without a media plane has no use for it.
+      return
+    }
     guard media != nil else {
       ignoreMedia("media notice with no media plane")
       return
@@ -42,6 +65,14 @@ extension SDKEngine {
       media?.keyFrameRequested(stream)
     case .downlinkEstimate(let bitrate):
       media?.setDownlinkEstimate(bitrate)
+    case .credential(let credential):
+      if media?.credential?.key != credential.key {
+        mediaAuthenticator = MediaAuthenticator(key: credential.key)
+      }
+      media?.setCredential(credential)
+    case .unbound(let reason):
+      log(.notice, "media endpoint unbound (\(reason)); binding again")
+      media?.unbound()
     }
   }
 

@@ -131,6 +131,8 @@ final class SDKEngine: LinkLookahead {
   @exclusivity(unchecked) var media: MediaSession?
   /// The current media link, with `media`.
   @exclusivity(unchecked) var mediaLink: (any MediaLink)?
+  /// The tags of the media datagrams, under the key of the credential the service sent.
+  var mediaAuthenticator: MediaAuthenticator?
   /// The media link's number: a new link (or none) moves it on, so events of an older one are
   /// dropped by their number alone.
   @exclusivity(unchecked) var mediaGeneration: UInt64 = 0

@@ -212,6 +212,13 @@ public final class VideoSDK {
     }
   }
 
+  /// The media credential the service sent for the membership, once it did: what the media
+  /// plane tags its datagrams with. A raw-socket test uses it to act as a hostile client
+  /// holding this member's own credential.
+  @_spi(Testing) public var mediaCredentialForTesting: MediaCredential? {
+    engine.media?.credential
+  }
+
   /// Points later links at another service, as after a service restart.
   @_spi(Testing) public func replaceTransportForTesting(_ transport: any SessionLinkFactory) {
     engine.replaceTransportForTesting(transport)

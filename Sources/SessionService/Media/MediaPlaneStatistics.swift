@@ -24,8 +24,17 @@ public struct MediaPlaneStatistics: Sendable, Hashable {
     public var notSending: UInt64 = 0
     /// Packets the router refused: a stream never announced, or withdrawn.
     public var unknownStream: UInt64 = 0
-    /// Binds whose token is not the named member's current resume token (or no member has it).
+    /// Binds and check replies naming no member's credential, or another user than the
+    /// credential's.
     public var badBind: UInt64 = 0
+    /// Datagrams whose tag is not the right one under the key of the member they claim (or
+    /// whose endpoint is bound to): forged, altered, or sent with an old key.
+    public var unauthenticated: UInt64 = 0
+    /// Check replies that answer no outstanding check of theirs from that address (a wrong,
+    /// stale or replayed nonce).
+    public var badCheck: UInt64 = 0
+    /// Binds over a member's rate of return-path checks (``SessionService/maxChecksPerSecond``).
+    public var checksThrottled: UInt64 = 0
     /// Reports the router refused (one older than the subscriber's previous report).
     public var badReport: UInt64 = 0
     /// Datagrams only the service sends (a pong).
@@ -37,7 +46,7 @@ public struct MediaPlaneStatistics: Sendable, Hashable {
     /// The sum of every reason.
     public var total: UInt64 {
       malformed &+ unbound &+ spoofed &+ notSending &+ unknownStream &+ badBind &+ badReport
-        &+ unexpected
+        &+ unexpected &+ unauthenticated &+ badCheck &+ checksThrottled
     }
   }
 
@@ -55,6 +64,10 @@ public struct MediaPlaneStatistics: Sendable, Hashable {
   public var bindsAccepted: UInt64 = 0
   /// Pongs sent.
   public var pongsSent: UInt64 = 0
+  /// Return-path checks sent to addresses binds came from.
+  public var checksSent: UInt64 = 0
+  /// Bound endpoints dropped because nothing authentic came from them for the consent timeout.
+  public var consentsExpired: UInt64 = 0
   /// Reports applied to a downlink estimate.
   public var reportsApplied: UInt64 = 0
   /// ``MediaNotice/keyFrameRequested(_:)`` notices sent to publishers.

@@ -66,7 +66,9 @@ public enum ScenarioLoader {
   ///
   /// - Parameters:
   ///   - scenario: The scenario.
-  ///   - seed: The service's seed.
+  ///   - seed: The seed the service's secrets are derived from
+  ///     (``SessionService/ServiceSecrets/derived(seed:)``), so a run issues the same secrets
+  ///     every time.
   /// - Returns: The configuration.
   public static func serviceConfiguration(for scenario: Scenario, seed: UInt64)
     -> ServiceConfiguration
@@ -76,7 +78,8 @@ public enum ScenarioLoader {
     return ServiceConfiguration(
       credentials: [SimulationCredentials.key: SimulationCredentials.secret], limits: limits,
       heartbeatTimeout: scenario.service?.heartbeatTimeout?.milliseconds ?? 15_000,
-      reconnectGrace: scenario.service?.reconnectGrace?.milliseconds ?? 10_000, seed: seed)
+      reconnectGrace: scenario.service?.reconnectGrace?.milliseconds ?? 10_000,
+      secrets: .derived(seed: seed))
   }
 
   /// Checks what decoding cannot: counts, names, times, probabilities, references.

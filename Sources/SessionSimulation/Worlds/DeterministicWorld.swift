@@ -165,7 +165,7 @@ public final class DeterministicWorld: SimulationWorld {
       // old incarnation must not come back (a resume would find someone else's place).
       restarts &+= 1
       var configuration = serviceConfiguration
-      configuration.seed = serviceConfiguration.seed &+ 0x9E37_79B9_7F4A_7C15 &* restarts
+      configuration.secrets = serviceConfiguration.secrets.restarted(restarts)
       tap = HostTap(SessionService(configuration: configuration))
       network.startHost(tap)
       if hasMedia { network.attachMediaHost(tap) }

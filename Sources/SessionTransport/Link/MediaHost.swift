@@ -21,6 +21,11 @@ public enum MediaHostOutput: Sendable, Hashable {
   case send([UInt8], to: MediaEndpointID)
   /// Send the same datagram to each endpoint, in order (a forwarded packet's subscribers).
   case forward([UInt8], to: [MediaEndpointID])
+  /// The endpoint now belongs to a member (it passed the return-path check): a transport
+  /// that keeps a bounded table of endpoints must not evict it for newcomers.
+  case endpointBound(MediaEndpointID)
+  /// The endpoint belongs to no member any more: a transport may evict it again.
+  case endpointReleased(MediaEndpointID)
 }
 
 /// The service's end of the media plane, sans-IO: datagrams in, datagrams out, time injected.

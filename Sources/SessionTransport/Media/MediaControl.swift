@@ -3,16 +3,18 @@ import SessionCore
 /// A media endpoint's claim to belong to a member: the first datagram a peer sends on the media
 /// channel, repeated until the service answers ``MediaNotice/bound`` on the signalling channel.
 ///
-/// The token is the member's current resume token (from
-/// ``ServerMessage/joined(_:resumeToken:)``), so only the member can bind an endpoint to
-/// itself. Format: `Docs/WireProtocol.md`, "Media datagrams" (type 3).
+/// It names the member's media credential by its public id (``MediaCredential/id``, from
+/// ``MediaNotice/credential(_:)``), and its tag is made with the credential's key, so only the
+/// member can bind an endpoint to itself; the service then checks the return path
+/// (``MediaDatagram/check(nonce:)``) before it sends anything there. Format:
+/// `Docs/WireProtocol.md`, "Media datagrams" (type 3).
 ///
 /// > Important: A value; `Sendable`.
 public struct MediaBind: Sendable, Hashable {
   /// The member the endpoint claims to be.
   public var user: UserID
-  /// The member's current resume token.
-  public var token: UInt64
+  /// The public id of the member's media credential.
+  public var credential: UInt64
 
   /// The size of a bind datagram, in bytes; every bind has exactly this size.
   public static let datagramSize = 14
@@ -21,10 +23,10 @@ public struct MediaBind: Sendable, Hashable {
   ///
   /// - Parameters:
   ///   - user: The member.
-  ///   - token: The member's current resume token.
-  public init(user: UserID, token: UInt64) {
+  ///   - credential: The public id of the member's media credential.
+  public init(user: UserID, credential: UInt64) {
     self.user = user
-    self.token = token
+    self.credential = credential
   }
 
   /// The bind's datagram, ``datagramSize`` bytes.
@@ -36,7 +38,7 @@ public struct MediaBind: Sendable, Hashable {
       buffer[0] = MediaDatagram.version
       buffer[1] = MediaDatagram.Kind.bind.rawValue
       MediaBytes.put(user.rawValue, buffer, 2)
-      MediaBytes.put(token, buffer, 6)
+      MediaBytes.put(credential, buffer, 6)
     }
     return bytes
   }
@@ -45,7 +47,7 @@ public struct MediaBind: Sendable, Hashable {
   static func decodeBody(_ buffer: UnsafeRawBufferPointer) throws(MediaDecodingError) -> MediaBind {
     try MediaBytes.checkSize(buffer, exactly: datagramSize)
     return MediaBind(
-      user: UserID(rawValue: MediaBytes.u32(buffer, 2)), token: MediaBytes.u64(buffer, 6))
+      user: UserID(rawValue: MediaBytes.u32(buffer, 2)), credential: MediaBytes.u64(buffer, 6))
   }
 }
 
@@ -71,5 +73,49 @@ enum MediaProbe {
   static func decodeBody(_ buffer: UnsafeRawBufferPointer) throws(MediaDecodingError) -> Int64 {
     try MediaBytes.checkSize(buffer, exactly: datagramSize)
     return MediaBytes.i64(buffer, 2)
+  }
+}
+
+/// The return-path check of the media channel: the service's nonce (type 6, service to peer)
+/// and the peer's answer naming its credential and echoing the nonce (type 7).
+///
+/// > Important: Stateless; the buffers are the caller's and only used during a call.
+enum MediaCheck {
+  /// The size of a check datagram (before its tag), in bytes.
+  static let checkSize = 10
+  /// The size of a check reply datagram (before its tag), in bytes.
+  static let replySize = 18
+
+  static func encodeCheck(nonce: UInt64) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: checkSize)
+    bytes.withUnsafeMutableBytes { buffer in
+      buffer[0] = MediaDatagram.version
+      buffer[1] = MediaDatagram.Kind.check.rawValue
+      MediaBytes.put(nonce, buffer, 2)
+    }
+    return bytes
+  }
+
+  static func encodeReply(credential: UInt64, nonce: UInt64) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: replySize)
+    bytes.withUnsafeMutableBytes { buffer in
+      buffer[0] = MediaDatagram.version
+      buffer[1] = MediaDatagram.Kind.checkReply.rawValue
+      MediaBytes.put(credential, buffer, 2)
+      MediaBytes.put(nonce, buffer, 10)
+    }
+    return bytes
+  }
+
+  static func decodeCheck(_ buffer: UnsafeRawBufferPointer) throws(MediaDecodingError) -> UInt64 {
+    try MediaBytes.checkSize(buffer, exactly: checkSize)
+    return MediaBytes.u64(buffer, 2)
+  }
+
+  static func decodeReply(
+    _ buffer: UnsafeRawBufferPointer
+  ) throws(MediaDecodingError) -> (credential: UInt64, nonce: UInt64) {
+    try MediaBytes.checkSize(buffer, exactly: replySize)
+    return (MediaBytes.u64(buffer, 2), MediaBytes.u64(buffer, 10))
   }
 }

@@ -1,11 +1,15 @@
 import SessionCore
 
 /// A datagram on the media channel: a ``MediaPacket``, a ``ReceiverReport``, or one of the
-/// channel's control datagrams (a ``MediaBind``, a ping or a pong).
+/// channel's control datagrams (a ``MediaBind``, a return-path check and its reply, a ping or a
+/// pong).
 ///
 /// Every media datagram starts with the version byte (``version``) and a type byte
-/// (``Kind``); `Docs/WireProtocol.md`, "Media datagrams", has the byte layouts. Use
-/// ``decode(_:)-(UnsafeRawBufferPointer)`` where several kinds arrive on one socket.
+/// (``Kind``), and on the wire ends with a 16-byte authentication tag under a member's media
+/// key; ``encode()`` and ``decode(_:)-([UInt8])`` read and write the datagram without its
+/// tag (the *body*), and ``body(ofSealed:)`` strips it. `Docs/WireProtocol.md`, "Media
+/// datagrams", has the byte layouts. Use ``decode(_:)-(UnsafeRawBufferPointer)`` where several
+/// kinds arrive on one socket.
 ///
 /// > Important: A value; `Sendable`.
 public enum MediaDatagram: Sendable, Hashable {
@@ -19,9 +23,18 @@ public enum MediaDatagram: Sendable, Hashable {
   case ping(sendTime: Int64)
   /// The service's answer to a ping, sent at once with the ping's `sendTime`.
   case pong(sendTime: Int64)
+  /// The service's return-path check of an address a bind came from (service to peer): the
+  /// peer answers with ``checkReply(credential:nonce:)`` carrying the same nonce.
+  case check(nonce: UInt64)
+  /// A peer's answer to a ``check(nonce:)``: its credential's public id and the nonce.
+  case checkReply(credential: UInt64, nonce: UInt64)
 
-  /// The media datagram version this build speaks.
-  public static let version: UInt8 = 1
+  /// The media datagram version this build speaks: 2, the authenticated datagrams (version 1
+  /// had no tags and bound with the resume token).
+  public static let version: UInt8 = 2
+
+  /// The bytes of the authentication tag every datagram ends with on the wire.
+  public static let tagSize = 16
 
   /// The type byte, the second byte of every media datagram.
   public enum Kind: UInt8, Sendable, Hashable, CaseIterable {
@@ -35,9 +48,14 @@ public enum MediaDatagram: Sendable, Hashable {
     case ping = 4
     /// A pong.
     case pong = 5
+    /// A return-path check.
+    case check = 6
+    /// A check reply.
+    case checkReply = 7
   }
 
-  /// The size of the largest media datagram of any type, in bytes.
+  /// The size of the largest media datagram body of any type, in bytes (the tag adds
+  /// ``tagSize``).
   public static let maxSize = MediaPacket.maxDatagramSize
 
   /// The datagram's type.
@@ -48,7 +66,19 @@ public enum MediaDatagram: Sendable, Hashable {
     case .bind: .bind
     case .ping: .ping
     case .pong: .pong
+    case .check: .check
+    case .checkReply: .checkReply
     }
+  }
+
+  /// The body of a datagram as it came off the wire: every byte but the tag, or `nil` for a
+  /// datagram shorter than a tag.
+  ///
+  /// - Parameter sealed: The whole datagram.
+  /// - Returns: The bytes before the tag, in the same memory.
+  public static func body(ofSealed sealed: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    guard sealed.count >= tagSize else { return nil }
+    return UnsafeRawBufferPointer(rebasing: sealed[..<(sealed.count - tagSize)])
   }
 
   /// The datagram's bytes.
@@ -61,6 +91,9 @@ public enum MediaDatagram: Sendable, Hashable {
     case .bind(let bind): bind.encode()
     case .ping(let sendTime): MediaProbe.encode(.ping, sendTime: sendTime)
     case .pong(let sendTime): MediaProbe.encode(.pong, sendTime: sendTime)
+    case .check(let nonce): MediaCheck.encodeCheck(nonce: nonce)
+    case .checkReply(let credential, let nonce):
+      MediaCheck.encodeReply(credential: credential, nonce: nonce)
     }
   }
 
@@ -91,6 +124,10 @@ public enum MediaDatagram: Sendable, Hashable {
     case .bind: return .bind(try MediaBind.decodeBody(buffer))
     case .ping: return .ping(sendTime: try MediaProbe.decodeBody(buffer))
     case .pong: return .pong(sendTime: try MediaProbe.decodeBody(buffer))
+    case .check: return .check(nonce: try MediaCheck.decodeCheck(buffer))
+    case .checkReply:
+      let (credential, nonce) = try MediaCheck.decodeReply(buffer)
+      return .checkReply(credential: credential, nonce: nonce)
     case nil: throw .wrongType(type)
     }
   }

@@ -28,7 +28,8 @@ public enum MediaRefusalReason: UInt8, Sendable, Hashable, Codable, CaseIterable
 /// A media-plane message on the signalling channel, from the service to one member
 /// (``ServerMessage/media(_:)``).
 public enum MediaNotice: Sendable, Hashable, Codable {
-  /// The member's media endpoint is bound: its datagrams are accepted from now on.
+  /// The member's media endpoint is bound: the address passed the return-path check (or was
+  /// already bound to the member), and its datagrams are accepted from now on.
   case bound
   /// A subscription was refused; nothing changed.
   case subscribeRefused(publisher: UserID, kind: MediaKind, reason: MediaRefusalReason)
@@ -37,4 +38,21 @@ public enum MediaNotice: Sendable, Hashable, Codable {
   /// The service's estimate of the member's downlink, bits per second (sent when it moves by
   /// more than a tenth): the `bandwidth` of the member's receive statistics.
   case downlinkEstimate(UInt32)
+  /// The member's media credential: the id its binds name and the key that tags its
+  /// datagrams. Sent after every `joined` (a join or a resume); the member binds (again)
+  /// when it arrives.
+  case credential(MediaCredential)
+  /// The member's media endpoint is no longer bound, for the reason given: the service sends
+  /// it nothing and drops its datagrams until it binds again.
+  case unbound(MediaUnboundReason)
+}
+
+/// Why the service dropped a member's media endpoint (``MediaNotice/unbound(_:)``).
+public enum MediaUnboundReason: UInt8, Sendable, Hashable, Codable, CaseIterable {
+  /// Nothing authentic came from the address for the consent timeout (RFC 7675's consent
+  /// freshness): the service stopped sending there.
+  case consentExpired = 1
+  /// The member bound another address, or another member proved the address its own (a port
+  /// reused): the old binding went.
+  case replaced = 2
 }

@@ -86,7 +86,9 @@ extension MediaNotice: WireEncodable, WireDecodable {
     static let subscribeRefused: UInt8 = 2
     static let keyFrameRequested: UInt8 = 3
     static let downlinkEstimate: UInt8 = 4
-    static let last: UInt8 = 4
+    static let credential: UInt8 = 5
+    static let unbound: UInt8 = 6
+    static let last: UInt8 = 6
   }
 
   func encode(to writer: inout WireWriter) {
@@ -104,6 +106,14 @@ extension MediaNotice: WireEncodable, WireDecodable {
     case .downlinkEstimate(let bitrate):
       writer.byte(WireTag.downlinkEstimate)
       writer.varint(UInt64(bitrate))
+    case .credential(let credential):
+      writer.byte(WireTag.credential)
+      writer.varint(credential.id)
+      writer.varint(UInt64(credential.key.count))
+      for byte in credential.key { writer.byte(byte) }
+    case .unbound(let reason):
+      writer.byte(WireTag.unbound)
+      writer.byte(reason.rawValue)
     }
   }
 
@@ -120,6 +130,21 @@ extension MediaNotice: WireEncodable, WireDecodable {
       self = .keyFrameRequested(try StreamID(from: &reader))
     case WireTag.downlinkEstimate:
       self = .downlinkEstimate(try reader.uint32("downlinkEstimate bitrate"))
+    case WireTag.credential:
+      let id = try reader.varint("credential id")
+      let start = reader.offset
+      let count = try reader.varint("credential key length")
+      guard count == UInt64(MediaCredential.keySize) else {
+        throw WireError(
+          .invalidValue, offset: start,
+          detail: "credential key of \(count) bytes; keys have \(MediaCredential.keySize)")
+      }
+      var key: [UInt8] = []
+      key.reserveCapacity(MediaCredential.keySize)
+      for _ in 0..<MediaCredential.keySize { key.append(try reader.byte("credential key")) }
+      self = .credential(MediaCredential(id: id, key: key))
+    case WireTag.unbound:
+      self = .unbound(try reader.rawEnum(MediaUnboundReason.self, "unbound reason"))
     case let tag:
       throw reader.unknownTag("media notice tag", tag, at: reader.offset - 1)
     }

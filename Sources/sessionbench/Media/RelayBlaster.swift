@@ -69,12 +69,25 @@ final class RelayBlaster {
       Member(socket: try UDPSocket(loop: loop, configuration: configuration))
     }
     timer = try UVTimer(loop: loop)
-    for member in members {
+    for (index, member) in members.enumerated() {
       // Strong, as a relay's: closing the sockets (``close()``, or the loop's shutdown) drops
       // the handlers and with them the cycle.
-      member.socket.onDatagram = { _, bytes in self.receive(bytes) }
+      member.socket.onDatagram = { _, bytes in
+        if bytes.count == Self.checkSize, bytes[1] == MediaDatagram.Kind.check.rawValue {
+          self.onCheck(index, Array(bytes))
+          return
+        }
+        self.receive(bytes)
+      }
     }
   }
+
+  /// A return-path check's sealed size.
+  static let checkSize = 10 + MediaDatagram.tagSize
+  /// Each member's media authenticator (set once the credentials are known).
+  var authenticators: [MediaAuthenticator] = []
+  /// Called with a member's index and a return-path check it received (while binding).
+  var onCheck: (Int, [UInt8]) -> Void = { _, _ in }
 
   /// Every member's port, by index.
   var ports: [UInt16] { members.map(\.socket.localPort) }

@@ -123,9 +123,23 @@ final class RelayWorld {
   private func setUp() throws {
     let (links, blaster, mediaPort) = (self.links, self.blaster, self.mediaPort)
     let (watching, members, loud) = (self.watching, self.members, self.loudTalkers)
-    let identities = try client.runBlocking { () -> [(user: UserID, token: UInt64)] in
+    let identities = try client.runBlocking { () -> [(user: UserID, credential: MediaCredential)] in
       links.value.announceAndSubscribe(watching: watching)
       return links.value.identities
+    }
+    try client.runBlocking {
+      blaster.value.authenticators = identities.map { MediaAuthenticator(key: $0.credential.key) }
+      blaster.value.onCheck = { index, bytes in
+        guard
+          let body = bytes.withUnsafeBytes({ MediaDatagram.body(ofSealed: $0).map(Array.init) }),
+          case .check(let nonce)? = try? MediaDatagram.decode(body)
+        else { return }
+        let reply = MediaDatagram.checkReply(
+          credential: identities[index].credential.id, nonce: nonce
+        ).encode()
+        blaster.value.send(
+          blaster.value.authenticators[index].sealed(reply), from: index, to: mediaPort)
+      }
     }
     // Bind each socket with its member's token, again every 20 ms until every member heard
     // `bound` (UDP may lose a bind).
@@ -136,9 +150,11 @@ final class RelayWorld {
       }
       try client.runBlocking {
         for (index, identity) in identities.enumerated() where !links.value.isBound(index) {
+          let bind = MediaDatagram.bind(
+            MediaBind(user: identity.user, credential: identity.credential.id)
+          ).encode()
           blaster.value.send(
-            MediaDatagram.bind(MediaBind(user: identity.user, token: identity.token)).encode(),
-            from: index, to: mediaPort)
+            blaster.value.authenticators[index].sealed(bind), from: index, to: mediaPort)
         }
       }
       usleep(20_000)
@@ -173,7 +189,9 @@ final class RelayWorld {
     }
     try client.runBlocking { [rounds] in
       for (index, round) in rounds.enumerated() {
-        blaster.value.load(index, round: round.round, copiesPerRound: round.copies)
+        let sealer = blaster.value.authenticators[index]
+        blaster.value.load(
+          index, round: round.round.map { sealer.sealed($0) }, copiesPerRound: round.copies)
       }
     }
     let baseline = self.baseline
@@ -239,6 +257,8 @@ final class RelayLinks {
   /// Each link's member and resume token, once joined.
   private var members: [(user: UserID, token: UInt64)?]
   private var bound: [Bool]
+  /// Each link's media credential, once sent.
+  private var credentials: [MediaCredential?]
   private(set) var joined = 0
   private(set) var boundCount = 0
   private let joinedAll: DispatchSemaphore
@@ -248,14 +268,20 @@ final class RelayLinks {
     links = (0..<count).map { _ in factory.makeLoopbackLink() }
     members = Array(repeating: nil, count: count)
     bound = Array(repeating: false, count: count)
+    credentials = Array(repeating: nil, count: count)
     for (index, link) in links.enumerated() {
       link.start { [unowned(unsafe) self] event in receive(event, at: index) }
     }
   }
 
-  /// Every member's id and token, by link (call once all joined).
-  var identities: [(user: UserID, token: UInt64)] {
-    members.map { $0 ?? (UserID(rawValue: 0), 0) }
+  /// Every member's id and media credential, by link (call once all joined).
+  var identities: [(user: UserID, credential: MediaCredential)] {
+    members.indices.map { index in
+      (
+        members[index]?.0 ?? UserID(rawValue: 0),
+        credentials[index] ?? MediaCredential(id: 0, key: [])
+      )
+    }
   }
 
   func isBound(_ index: Int) -> Bool { bound[index] }
@@ -268,6 +294,8 @@ final class RelayLinks {
       members[index] = (snapshot.myself, token)
       joined += 1
       if joined == links.count { joinedAll.signal() }
+    case .media(.credential(let credential)):
+      credentials[index] = credential
     case .media(.bound):
       guard !bound[index] else { return }
       bound[index] = true

@@ -21,23 +21,31 @@ final class ServiceMediaRun {
   private(set) var members: [(user: UserID, endpoint: MediaEndpointID)] = []
   /// The datagrams one round feeds in: each publisher's video and audio packet.
   private(set) var datagrams: [(bytes: [UInt8], from: MediaEndpointID)] = []
+  /// Each member's media authenticator, by index.
+  private(set) var authenticators: [MediaAuthenticator] = []
   /// What the floor forwards each publisher's packets to.
   private(set) var floorFanOut: [UserID: [MediaEndpointID]] = [:]
   /// Copies forwarded in the last round.
   var forwarded = 0
 
   init(members count: Int, subscriptions: Int = 25) throws {
-    var configuration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
-    configuration.seed = 7
+    let configuration = ServiceConfiguration(
+      credentials: [Self.appKey: Self.secret], secrets: .derived(seed: 7))
     service = SessionService(configuration: configuration)
-    var tokens: [ConnectionID: (UserID, UInt64)] = [:]
+    var users: [ConnectionID: UserID] = [:]
+    var credentials: [ConnectionID: MediaCredential] = [:]
     service.attach { output in
-      if case .send(.joined(let snapshot, let token), let connection) = output {
-        tokens[connection] = (snapshot.myself, token)
+      if case .send(.joined(let snapshot, _), let connection) = output {
+        users[connection] = snapshot.myself
+      }
+      if case .send(.media(.credential(let credential)), let connection) = output {
+        credentials[connection] = credential
       }
     }
+    var checks: [(bytes: [UInt8], to: MediaEndpointID)] = []
     service.attachMedia { [unowned self] output in
       if case .forward(_, to: let endpoints) = output { forwarded &+= endpoints.count }
+      if case .send(let bytes, let endpoint) = output { checks.append((bytes, endpoint)) }
     }
     let minter = TokenMinter(appKey: Self.appKey, secret: Self.secret)
     for index in 0..<count {
@@ -52,14 +60,27 @@ final class ServiceMediaRun {
             sessionName: "Bench", userName: "peer-\(index)", token: token, password: nil,
             connectAudio: true, muteAudio: false, videoOn: true, idleTimeoutMinutes: nil)),
         from: connection, now: Self.now)
-      guard let (user, resume) = tokens[connection] else {
+      guard let user = users[connection], let credential = credentials[connection] else {
         throw BenchmarkError("peer-\(index) was not admitted")
       }
       let endpoint = MediaEndpointID(UInt64(index + 1))
+      let authenticator = MediaAuthenticator(key: credential.key)
       members.append((user, endpoint))
+      authenticators.append(authenticator)
+      checks.removeAll()
       service.receiveDatagram(
-        MediaDatagram.bind(MediaBind(user: user, token: resume)).encode(), from: endpoint,
-        now: 1_000)
+        authenticator.sealed(
+          MediaDatagram.bind(MediaBind(user: user, credential: credential.id)).encode()),
+        from: endpoint, now: 1_000)
+      guard let check = checks.first,
+        let body = check.bytes.withUnsafeBytes({ MediaDatagram.body(ofSealed: $0).map(Array.init) }
+        ),
+        case .check(let nonce)? = try? MediaDatagram.decode(body)
+      else { throw BenchmarkError("peer-\(index) got no return-path check") }
+      service.receiveDatagram(
+        authenticator.sealed(
+          MediaDatagram.checkReply(credential: credential.id, nonce: nonce).encode()),
+        from: endpoint, now: 1_001)
       for (layer, (width, height, bitrate)) in [
         (UInt16(320), UInt16(180), UInt32(150_000)), (640, 360, 500_000), (1280, 720, 1_500_000),
       ].enumerated() {
@@ -86,7 +107,7 @@ final class ServiceMediaRun {
         stream: StreamID(user: member.user, kind: .video, layer: 0), sequence: 0, frameID: 0,
         isKeyFrame: true, sendTime: 0, payloadBytes: 1_000, audioLevel: 127, width: 320,
         height: 180)
-      datagrams.append((video.encode(), member.endpoint))
+      datagrams.append((authenticators[datagrams.count].sealed(video.encode()), member.endpoint))
     }
   }
 
@@ -111,7 +132,7 @@ final class ServiceMediaRun {
     for _ in 0..<rounds {
       for datagram in datagrams {
         let decoded = datagram.bytes.withUnsafeBytes { buffer in
-          try? MediaDatagram.decode(buffer)
+          MediaDatagram.body(ofSealed: buffer).flatMap { try? MediaDatagram.decode($0) }
         }
         guard case .packet(let packet) = decoded,
           let endpoints = floorFanOut[packet.stream.user]

@@ -21,9 +21,9 @@ import Synchronization
   let port = try options.integer("--port", default: UInt16(0), in: 0...UInt16.max)
   let key = options.string("--key") ?? DefaultCredentials.key
   let secret = options.string("--secret") ?? DefaultCredentials.secret
-  var service = ServiceConfiguration(credentials: [key: secret])
-  // A fresh seed per process: a restarted server must not hand out its old resume tokens.
-  service.seed = UInt64.random(in: .min ... .max)
+  // Every secret (session ids, resume tokens, media credentials) from the system's CSPRNG:
+  // nobody can compute another member's from their own, nor a restarted server's old ones.
+  var service = ServiceConfiguration(credentials: [key: secret], secrets: .systemRandom)
   service.heartbeatTimeout = try options.integer(
     "--heartbeat-timeout", default: service.heartbeatTimeout, in: 1...86_400_000)
   service.reconnectGrace = try options.integer(
@@ -52,6 +52,8 @@ import Synchronization
     throw CommandFailure("cannot listen on 127.0.0.1:\(port): \(error)")
   }
   printLine("listening on 127.0.0.1:\(server.port)")
+  // The media datagrams' port (WireProtocol.md §13): clients bind to it after `joined`.
+  if let mediaPort = server.mediaPort { printLine("media: udp 127.0.0.1:\(mediaPort)") }
 
   let stop = StopSignal()
   stop.watchSignals([SIGINT, SIGTERM])
@@ -123,4 +125,5 @@ final class StopSignal: Sendable {
 /// The arguments `serve` takes.
 let serveUsage =
   "serve [--port N] [--key K --secret S] [--heartbeat-timeout MS] [--grace MS] "
-  + "[--hello-timeout MS] [--ignore-stdin] [--quiet]"
+  + "[--hello-timeout MS] [--ignore-stdin] [--quiet]\n"
+  + "  prints its TCP port (listening on ...), then its media UDP port (media: udp ...)"
