@@ -180,4 +180,38 @@ struct MediaBadInputTests {
     #expect(try bob.run { $0.mediaDiagnostics.unknownStreamPackets } == 0)
     _ = alice
   }
+
+  /// N3: one datagram from each of many fresh sockets, past the endpoint table's size, never
+  /// evicts a bound publisher's endpoint (one that never pings and that the server never
+  /// sends to): its video keeps reaching its viewer.
+  @Test func aFloodOfFreshSourcesNeverEvictsABoundPublisher() throws {
+    var server = LoopbackServerConfiguration()
+    server.maxMediaEndpoints = 16
+    let harness = try LoopbackHarness(server: server)
+    defer { harness.shutdown() }
+    let alice = try Self.joinWithMedia("alice", harness: harness, videoOn: true)
+    let bob = try Self.joinWithMedia("bob", harness: harness, videoOn: false)
+    let aliceID = try #require(try alice.myID())
+    let sink = CountingSink()
+    try bob.run { sdk in
+      let canvas = sdk.getSession()?.user(withID: aliceID)?.getVideoCanvas()
+      _ = canvas?.subscribe(with: sink, aspectMode: .panAndScan, andResolution: .auto)
+    }
+    #expect(waitUntil(timeoutSeconds: 20) { sink.frames.withLock { $0 } >= 10 })
+    let mediaPort = try #require(harness.server.mediaPort)
+    // 400 fresh sockets, 25 times the table, each sending one junk datagram (in batches,
+    // so that the process keeps few descriptors open at once).
+    for _ in 0..<20 {
+      let batch = try (0..<20).map { _ in try RawUDP(port: mediaPort) }
+      for socket in batch { socket.send([UInt8](repeating: 0x02, count: 40)) }
+      usleep(5_000)
+    }
+    let evicted = waitUntil(timeoutSeconds: 10) {
+      ((try? harness.server.statistics().media?.endpointsEvicted) ?? 0) >= 300
+    }
+    #expect(evicted)
+    let before = sink.frames.withLock { $0 }
+    #expect(waitUntil(timeoutSeconds: 10) { sink.frames.withLock { $0 } >= before + 10 })
+    _ = alice
+  }
 }
