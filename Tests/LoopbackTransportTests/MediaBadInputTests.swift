@@ -214,4 +214,124 @@ struct MediaBadInputTests {
     #expect(waitUntil(timeoutSeconds: 10) { sink.frames.withLock { $0 } >= before + 10 })
     _ = alice
   }
+
+  /// A UDP socket bound to 127.0.0.1 that only listens: a victim's port.
+  final class ListeningUDP {
+    let descriptor: Int32
+    private(set) var port: UInt16 = 0
+
+    init() throws {
+      #if canImport(Glibc)
+        descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+      #else
+        descriptor = socket(AF_INET, SOCK_DGRAM, 0)
+      #endif
+      guard descriptor >= 0 else { throw POSIXError(.EIO) }
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+          bind(descriptor, raw, length) == 0 && getsockname(descriptor, raw, &length) == 0
+        }
+      }
+      guard bound else { throw POSIXError(.EADDRINUSE) }
+      port = UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Every datagram that arrives within `milliseconds` of the last.
+    func drain(milliseconds: Int32) -> [[UInt8]] {
+      var datagrams: [[UInt8]] = []
+      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      while poll(&poller, 1, milliseconds) == 1 {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count >= 0 else { break }
+        datagrams.append(Array(buffer[..<count]))
+      }
+      return datagrams
+    }
+  }
+
+  /// Sends UDP datagrams to 127.0.0.1 with any source port, through a raw IP socket (root).
+  static func sendForged(_ payload: [UInt8], from source: UInt16, to destination: UInt16) -> Bool {
+    let descriptor = socket(AF_INET, Int32(SOCK_RAW.rawValue), Int32(IPPROTO_RAW))
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    let total = 20 + 8 + payload.count
+    var packet = [UInt8](repeating: 0, count: total)
+    packet[0] = 0x45
+    packet[2] = UInt8(total >> 8)
+    packet[3] = UInt8(total & 0xFF)
+    packet[8] = 64
+    packet[9] = 17  // UDP
+    for offset in [12, 16] {
+      packet[offset] = 127
+      packet[offset + 3] = 1
+    }
+    packet[20] = UInt8(source >> 8)
+    packet[21] = UInt8(source & 0xFF)
+    packet[22] = UInt8(destination >> 8)
+    packet[23] = UInt8(destination & 0xFF)
+    packet[24] = UInt8((8 + payload.count) >> 8)
+    packet[25] = UInt8((8 + payload.count) & 0xFF)
+    // A zero UDP checksum means none (IPv4); the kernel fills in the IP header's.
+    packet.replaceSubrange(28..., with: payload)
+    var target = sockaddr_in()
+    target.sin_family = sa_family_t(AF_INET)
+    target.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let sent = packet.withUnsafeBytes { buffer in
+      withUnsafePointer(to: &target) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+          sendto(
+            descriptor, buffer.baseAddress, buffer.count, 0, raw,
+            socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+    }
+    return sent == total
+  }
+
+  /// N2 over real sockets: binds forged with a victim's source port and the attacker's own
+  /// credential bring the victim a few checks smaller than the binds, never a stream, though
+  /// the attacker subscribes to a 30 fps video. Needs root for the raw socket (CI runs as
+  /// root).
+  @Test(.enabled(if: getuid() == 0, "forging a source port needs a raw socket (root)"))
+  func bindsForgedWithAVictimsPortReflectNothing() throws {
+    let harness = try LoopbackHarness()
+    defer { harness.shutdown() }
+    let alice = try Self.joinWithMedia("alice", harness: harness, videoOn: true)
+    let mallory = try Self.joinWithMedia("mallory", harness: harness, videoOn: false)
+    let aliceID = try #require(try alice.myID())
+    let malloryID = try #require(try mallory.myID())
+    let sink = CountingSink()
+    try mallory.run { sdk in
+      let canvas = sdk.getSession()?.user(withID: aliceID)?.getVideoCanvas()
+      _ = canvas?.subscribe(with: sink, aspectMode: .panAndScan, andResolution: .auto)
+    }
+    #expect(waitUntil(timeoutSeconds: 20) { sink.frames.withLock { $0 } >= 10 })
+    let credential = try #require(try mallory.run { $0.mediaCredentialForTesting })
+    let mediaPort = try #require(harness.server.mediaPort)
+    let victim = try ListeningUDP()
+    let bind = MediaAuthenticator(key: credential.key).sealed(
+      MediaBind(user: malloryID, credential: credential.id).encode())
+    var bytesIn = 0
+    for _ in 0..<40 {
+      #expect(Self.sendForged(bind, from: victim.port, to: mediaPort))
+      bytesIn += bind.count
+      usleep(25_000)
+    }
+    let received = victim.drain(milliseconds: 1_000)
+    #expect(!received.isEmpty, "the checks reach the forged address")
+    #expect(received.allSatisfy { $0.count == 26 && $0[1] == MediaDatagram.Kind.check.rawValue })
+    #expect(received.reduce(0) { $0 + $1.count } < bytesIn)
+    // Mallory's own endpoint still gets the video.
+    let before = sink.frames.withLock { $0 }
+    #expect(waitUntil(timeoutSeconds: 10) { sink.frames.withLock { $0 } >= before + 10 })
+    let statistics = try harness.onService { $0.mediaStatistics }
+    #expect(statistics.checksSent >= 1)
+  }
 }

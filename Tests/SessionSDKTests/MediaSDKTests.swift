@@ -51,6 +51,37 @@ import Testing
     #expect(ada.link.take().binds.isEmpty)
   }
 
+  @Test func aCheckUnderItsOwnKeyIsAnsweredAtOnceAndAForgedOneOrPongIsNot() {
+    let ada = MediaMember("Ada", service: service)
+    ada.run(from: 0, to: 100_000)
+    _ = ada.link.take()
+    // The service's check, tagged under Ada's key: answered with the same nonce.
+    ada.link.deliver(MediaDatagram.check(nonce: 0xFEED).encode(), at: 100_000)
+    #expect(
+      ada.link.take() == [.checkReply(credential: UInt64(ada.id.rawValue), nonce: 0xFEED)])
+    #expect(ada.link.everySentDatagramIsAuthentic)
+    // The same check, and a pong, under another key: ignored and counted.
+    let forger = MediaAuthenticator(key: [UInt8](repeating: 1, count: 32))
+    ada.link.deliverRaw(forger.sealed(MediaDatagram.check(nonce: 1).encode()), at: 110_000)
+    ada.link.deliverRaw(forger.sealed(MediaDatagram.pong(sendTime: 5).encode()), at: 110_000)
+    #expect(ada.link.take().isEmpty)
+    #expect(ada.sdk.mediaDiagnostics.unauthenticatedDatagrams == 2)
+    #expect(ada.sdk.mediaDiagnostics.checksAnswered == 1)
+  }
+
+  @Test func anUnboundNoticeStartsBindingAgain() {
+    let ada = MediaMember("Ada", service: service)
+    ada.bind()
+    ada.run(from: 0, to: 300_000)
+    #expect(ada.link.take().binds.isEmpty)
+    service.notify(ada.id, .unbound(.consentExpired))
+    ada.run(from: 300_000, to: 600_000)
+    let after = ada.link.take()
+    #expect(after.binds.count == 2)
+    #expect(after.pings.isEmpty, "nothing but binds until bound again")
+    #expect(ada.sdk.mediaDiagnostics.unbinds == 1)
+  }
+
   @Test func withoutAMediaPlaneNothingIsSentAndStatisticsReadZero() throws {
     let grace = MediaMember("Grace", service: service, withMedia: false)
     let ada = MediaMember("Ada", service: service, withMedia: false)

@@ -87,4 +87,26 @@ public struct MediaPlaneStatistics: Sendable, Hashable {
 
   /// Zero statistics.
   public init() {}
+
+  /// One line for logs: what came in, what went out, and every drop by reason, for example
+  /// `received 120 (9.1 kB), routed 80, forwarded 400, binds 3, checks 3, pongs 10, dropped
+  /// 27: unauthenticated 20, unbound 7`.
+  public var summary: String {
+    var text =
+      "received \(datagramsReceived) (\(bytesReceived) B), routed \(packetsRouted), "
+      + "forwarded \(packetsForwarded), binds \(bindsAccepted), checks \(checksSent), "
+      + "pongs \(pongsSent), reports \(reportsApplied), consents expired \(consentsExpired), "
+      + "dropped \(dropped.total)"
+    let reasons: [(String, UInt64)] = [
+      ("malformed", dropped.malformed), ("unbound", dropped.unbound),
+      ("unauthenticated", dropped.unauthenticated), ("spoofed", dropped.spoofed),
+      ("notSending", dropped.notSending), ("unknownStream", dropped.unknownStream),
+      ("badBind", dropped.badBind), ("badCheck", dropped.badCheck),
+      ("checksThrottled", dropped.checksThrottled), ("badReport", dropped.badReport),
+      ("unexpected", dropped.unexpected),
+    ]
+    let nonzero = reasons.filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }
+    if !nonzero.isEmpty { text += ": " + nonzero.joined(separator: ", ") }
+    return text
+  }
 }

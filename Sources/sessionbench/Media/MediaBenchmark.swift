@@ -171,6 +171,12 @@ func runMediaBenchmark(_ arguments: [String]) throws {
 /// The service's ns per packet and the floor's, medians of interleaved runs.
 private func measureServiceMedia(repetitions: Int) throws -> (Double, Double) {
   let run = try ServiceMediaRun(members: 30)
+  // Every packet must pass its tag and reach its 25 subscribers, or the figure means nothing.
+  let expected = run.datagrams.count * 25
+  let forwarded = run.runService(rounds: 1)
+  guard forwarded == expected else {
+    throw BenchmarkError("the service forwarded \(forwarded) copies of \(expected) in one round")
+  }
   let rounds = 2_000
   let packets = rounds * run.datagrams.count
   var sink = 0

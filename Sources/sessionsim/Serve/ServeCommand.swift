@@ -60,6 +60,11 @@ import Synchronization
   if !options.flag("--ignore-stdin") { stop.watchStandardInput() }
   let why = stop.wait()
   printLine("stopping (\(why))")
+  // The media plane's counters, so that an operator (or an attacker's test) sees what was
+  // dropped and why.
+  if let media = try? server.loop.runBlocking({ [server] in server.host.mediaStatistics }) {
+    printLine("media: \(media.summary)")
+  }
   let report = server.shutdown()
   printLine(
     "stopped: closed \(report.connectionsClosed) connections; "
