@@ -21,7 +21,7 @@ final class MediaIdentity {
     self.session = session
     self.user = user
     self.credential = credential
-    self.authenticator = MediaAuthenticator(key: credential.key)
+    self.authenticator = MediaAuthenticator(key: credential.key, sending: .toMember)
   }
 }
 
@@ -100,7 +100,7 @@ extension SessionService: MediaHost {
     mediaStatistics.bytesReceived &+= UInt64(buffer.count)
     if now >= nextConsentSweep { sweepConsent(now: now) }
     guard let body = MediaDatagram.body(ofSealed: buffer), body.count >= 2 else {
-      refuseMalformed(.truncated(count: buffer.count, needed: 2 + MediaDatagram.tagSize))
+      refuseMalformed(.truncated(count: buffer.count, needed: 2 + MediaDatagram.trailerSize))
       return
     }
     let type = MediaDatagram.Kind(rawValue: body[1])
@@ -471,7 +471,7 @@ extension SessionService: MediaHost {
   func makeMediaIdentity(for user: UserID, in session: ServiceSession) -> MediaIdentity {
     var id = secrets.next(for: .mediaCredentialID)
     while id == 0 || mediaCredentials[id] != nil { id = secrets.next(for: .mediaCredentialID) }
-    let key = secrets.bytes(for: .mediaKey)
+    let key = Array(secrets.bytes(for: .mediaKey).prefix(MediaCredential.keySize))
     return MediaIdentity(
       session: session, user: user, credential: MediaCredential(id: id, key: key))
   }

@@ -135,7 +135,7 @@ struct MediaBadInputTests {
       stream: StreamID(user: aliceID, kind: .video, layer: 0), sequence: 4_000_000_000,
       frameID: 4_000_000_000, isKeyFrame: true, sendTime: .max, payloadBytes: 1_200,
       audioLevel: 127, width: 320, height: 180)
-    let valid = claim.encode() + [UInt8](repeating: 0, count: MediaDatagram.tagSize)
+    let valid = claim.encode() + [UInt8](repeating: 0, count: MediaDatagram.trailerSize)
     raw.send(Array(repeating: 0xFF, count: 50))  // malformed
     raw.send(Array(valid.prefix(20)))  // truncated
     raw.send(valid + Array(repeating: 0, count: 300))  // oversized for its header
@@ -326,7 +326,7 @@ struct MediaBadInputTests {
     }
     let received = victim.drain(milliseconds: 1_000)
     #expect(!received.isEmpty, "the checks reach the forged address")
-    #expect(received.allSatisfy { $0.count == 26 && $0[1] == MediaDatagram.Kind.check.rawValue })
+    #expect(received.allSatisfy { $0.count == 34 && $0[1] == MediaDatagram.Kind.check.rawValue })
     #expect(received.reduce(0) { $0 + $1.count } < bytesIn)
     // Mallory's own endpoint still gets the video.
     let before = sink.frames.withLock { $0 }

@@ -37,7 +37,7 @@ final class FakeMediaLink: MediaLink {
   /// A datagram arriving at `time` µs, tagged under the test service's media key (as the
   /// service tags its pongs and checks; a forwarded packet carries its publisher's tag).
   func deliver(_ bytes: [UInt8], at time: Int64) {
-    deliverRaw(MediaAuthenticator(key: MiniService.mediaKey).sealed(bytes), at: time)
+    deliverRaw(service.sealed(bytes), at: time)
   }
 
   /// Bytes arriving at `time` µs exactly as given (no tag added).
@@ -46,10 +46,10 @@ final class FakeMediaLink: MediaLink {
   }
 
   /// Whether every datagram sent carries the right tag under the test service's key.
-  var everySentDatagramIsAuthentic: Bool {
-    let authenticator = MediaAuthenticator(key: MiniService.mediaKey)
-    return sent.allSatisfy { authenticator.isAuthentic($0) }
-  }
+  var everySentDatagramIsAuthentic: Bool { sent.allSatisfy { service.isAuthentic($0) } }
+
+  /// The test service's end of the key: seals as the service does, checks members' datagrams.
+  private let service = MediaAuthenticator(key: MiniService.mediaKey, sending: .toMember)
 
   /// The datagrams sent, decoded (without their tags).
   var datagrams: [MediaDatagram] { sent.compactMap(Self.decodeSealed) }

@@ -61,7 +61,7 @@ import Testing
       ada.link.take() == [.checkReply(credential: UInt64(ada.id.rawValue), nonce: 0xFEED)])
     #expect(ada.link.everySentDatagramIsAuthentic)
     // The same check, and a pong, under another key: ignored and counted.
-    let forger = MediaAuthenticator(key: [UInt8](repeating: 1, count: 32))
+    let forger = MediaAuthenticator(key: [UInt8](repeating: 1, count: 16), sending: .toMember)
     ada.link.deliverRaw(forger.sealed(MediaDatagram.check(nonce: 1).encode()), at: 110_000)
     ada.link.deliverRaw(forger.sealed(MediaDatagram.pong(sendTime: 5).encode()), at: 110_000)
     #expect(ada.link.take().isEmpty)

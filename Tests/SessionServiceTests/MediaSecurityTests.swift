@@ -74,7 +74,7 @@ import Testing
       world.packet(StreamID(user: publisher.user, kind: .video, layer: 2)))
     var forged: [[UInt8]] = [
       world.sealed(packet, by: malloryKey),
-      packet.encode() + [UInt8](repeating: 0, count: MediaDatagram.tagSize),
+      packet.encode() + [UInt8](repeating: 0, count: MediaDatagram.trailerSize),
       packet.encode(),
     ]
     // Forged 100%-loss reports from the viewer's address, and a forged bind of the

@@ -59,20 +59,30 @@ private func datagramError(_ bytes: [UInt8]) -> MediaDecodingError? {
         == "02 07 00 00 00 00 00 00 00 07 00 00 00 00 00 00 00 ab")
   }
 
-  @Test func aTagIsTheTruncatedHMACAndAnyChangedBitFailsIt() {
-    // RFC 4231 test case 2: HMAC-SHA256(key "Jefe", "what do ya want for nothing?") starts
-    // 5bdcc146bf60754e 6a042426089575c7.
-    let authenticator = MediaAuthenticator(key: Array("Jefe".utf8))
-    let sealed = authenticator.sealed(Array("what do ya want for nothing?".utf8))
-    #expect(hex(Array(sealed.suffix(16))) == "5b dc c1 46 bf 60 75 4e 6a 04 24 26 08 95 75 c7")
-    #expect(authenticator.isAuthentic(sealed))
+  @Test func aTrailerIsTheNonceAndTheGMACAndAnyChangedBitFailsIt() {
+    // Key 00 01 … 0f, a member's first datagram (direction 1, nonce 1): the IV is
+    // 00 00 00 01 00 00 00 00 00 00 00 01, and AES-128-GCM over no plaintext with the body as
+    // additional data gives this tag (checked against Python's `cryptography` AESGCM).
+    let authenticator = MediaAuthenticator(key: Array(0..<16))
+    let body = Array("what do ya want for nothing?".utf8)
+    let sealed = authenticator.sealed(body)
+    #expect(sealed.count == body.count + MediaDatagram.trailerSize)
+    #expect(hex(Array(sealed[body.count..<(body.count + 8)])) == "00 00 00 00 00 00 00 01")
+    #expect(hex(Array(sealed.suffix(16))) == "20 a1 be 2f 87 e4 31 a3 25 13 d8 19 09 ef c8 9d")
+    // The service's side accepts it; the member's own side does not (another direction).
+    let service = MediaAuthenticator(key: Array(0..<16), sending: .toMember)
+    #expect(service.isAuthentic(sealed))
+    #expect(!authenticator.isAuthentic(sealed))
     for index in sealed.indices {
       var flipped = sealed
       flipped[index] ^= 0x10
-      #expect(!authenticator.isAuthentic(flipped), "byte \(index) changed")
+      #expect(!service.isAuthentic(flipped), "byte \(index) changed")
     }
-    #expect(!MediaAuthenticator(key: Array("Jeff".utf8)).isAuthentic(sealed))
-    #expect(!authenticator.isAuthentic(Array(sealed.prefix(15))))
+    #expect(!MediaAuthenticator(key: Array(1..<17), sending: .toMember).isAuthentic(sealed))
+    #expect(!service.isAuthentic(Array(sealed.prefix(23))))
+    // The next seal uses the next nonce, so the same body gets another tag.
+    let again = authenticator.sealed(body)
+    #expect(again != sealed && service.isAuthentic(again))
   }
 
   @Test func aCredentialNeverPrintsItsKey() {

@@ -7,19 +7,41 @@
   import CCrypto
 #endif
 
-/// The authentication tags of media datagrams under one member's media key: HMAC-SHA256 of
-/// the datagram's bytes before the tag, truncated to ``tagSize`` bytes (as SRTP truncates its
-/// HMAC), appended to every datagram (`Docs/WireProtocol.md`, "Media datagrams").
+/// The authentication trailers of media datagrams under one member's media key: AES-128-GMAC
+/// (GCM with no plaintext, the datagram's body as additional data), as SRTP's AES-GCM mode
+/// authenticates, with an explicit 64-bit nonce (`Docs/WireProtocol.md`, "Media datagrams").
 ///
-/// On Linux the key is set into one libcrypto context when the authenticator is made, so a
-/// tag costs one pass of SHA-256 over the datagram and no key schedule. Tags compare in
-/// constant time.
+/// Every datagram ends with a ``trailerSize``-byte trailer: the sender's nonce (a counter, u64
+/// big-endian) and the 16-byte tag. The GCM IV is the direction (4 bytes: 1 member to service,
+/// 2 service to member) then the nonce, so the two sides of one key never share an IV. Each
+/// authenticator sends in one direction and accepts the other; its nonces count up from 1, so
+/// an authenticator must not be remade for the same key and direction while the key is in use
+/// (the SDK makes one per credential, the service one per member).
 ///
-/// > Important: Not thread-safe: the context is reused by every call. Owned by one isolation
-/// > domain (the service's loop, or one SDK instance's engine).
+/// On Linux the key schedule is set into one libcrypto context when the authenticator is made,
+/// so a tag costs one GHASH pass over the datagram. Tags compare in constant time.
+///
+/// > Important: Not thread-safe: the context and the counter are reused by every call. Owned
+/// > by one isolation domain (the service's loop, or one SDK instance's engine).
 package final class MediaAuthenticator {
-  /// The bytes of a tag at the end of every media datagram.
+  /// Who sends what an authenticator seals.
+  package enum Direction: UInt32, Sendable {
+    /// A member's datagrams to the service.
+    case toService = 1
+    /// The service's datagrams to a member (checks, pongs).
+    case toMember = 2
+
+    var opposite: Direction { self == .toService ? .toMember : .toService }
+  }
+
+  /// The bytes of a trailer at the end of every media datagram: nonce (8) and tag (16).
+  package static let trailerSize = 24
+  /// The bytes of the tag.
   package static let tagSize = 16
+
+  /// The direction this authenticator seals for.
+  package let direction: Direction
+  private var nextNonce: UInt64 = 1
 
   #if canImport(CryptoKit)
     private let key: SymmetricKey
@@ -27,126 +49,168 @@ package final class MediaAuthenticator {
     private let context: OpaquePointer
   #endif
 
-  /// An authenticator under `key`.
+  /// An authenticator under `key`, sealing for `direction`.
   ///
-  /// - Parameter key: The member's media key (``MediaCredential/key``); any length.
-  package init(key: [UInt8]) {
+  /// - Parameters:
+  ///   - key: The member's media key (``MediaCredential/key``), 16 bytes; a longer key is cut
+  ///     to 16 bytes and a shorter one padded with zeros.
+  ///   - direction: Who seals with it: a member (``Direction/toService``, the default) or the
+  ///     service (``Direction/toMember``).
+  package init(key: [UInt8], sending direction: Direction = .toService) {
+    self.direction = direction
+    var key16 = Array(key.prefix(16))
+    key16 += [UInt8](repeating: 0, count: 16 - key16.count)
     #if canImport(CryptoKit)
-      self.key = SymmetricKey(data: key)
+      self.key = SymmetricKey(data: key16)
     #else
-      var dummy: UInt8 = 0
-      let made = key.withUnsafeBufferPointer { buffer in
-        withUnsafePointer(to: &dummy) { dummyPointer in
-          se_hmac_sha256_new(buffer.baseAddress ?? dummyPointer, buffer.count)
-        }
+      let made = key16.withUnsafeBufferPointer { buffer in
+        buffer.baseAddress.flatMap { se_gmac_new($0) }
       }
-      // A failure here is libcrypto refusing HMAC-SHA256 (a broken installation), never
+      // A failure here is libcrypto refusing AES-128-GCM (a broken installation), never
       // something the input can cause.
-      guard let made else { preconditionFailure("libcrypto HMAC-SHA256 is unavailable") }
+      guard let made else { preconditionFailure("libcrypto AES-128-GCM is unavailable") }
       context = made
     #endif
   }
 
   deinit {
     #if !canImport(CryptoKit)
-      EVP_MAC_CTX_free(context)
+      EVP_CIPHER_CTX_free(context)
     #endif
   }
 
-  /// The tag of `message`, as two big-endian halves.
-  package func tag(of message: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+  /// The tag of `message` under `nonce` for `direction`, as two big-endian halves.
+  package func tag(
+    of message: UnsafeRawBufferPointer, nonce: UInt64, direction: Direction
+  ) -> (UInt64, UInt64) {
+    // The 12-byte IV on the stack: direction, then the nonce's two halves, big-endian.
+    var iv: (UInt32, UInt32, UInt32) = (
+      direction.rawValue.bigEndian, UInt32(truncatingIfNeeded: nonce >> 32).bigEndian,
+      UInt32(truncatingIfNeeded: nonce).bigEndian
+    )
+    return withUnsafeBytes(of: &iv) { tag(of: message, iv: $0) }
+  }
+
+  private func tag(
+    of message: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer
+  ) -> (UInt64, UInt64) {
     #if canImport(CryptoKit)
-      let code = HMAC<SHA256>.authenticationCode(for: message, using: key)
-      return code.withUnsafeBytes { bytes in
-        (
-          UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-          UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        )
+      do {
+        let box = try AES.GCM.seal(
+          Data(), using: key, nonce: AES.GCM.Nonce(data: Data(iv)), authenticating: message)
+        return box.tag.withUnsafeBytes { bytes in
+          (
+            UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+            UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+          )
+        }
+      } catch {
+        preconditionFailure("CryptoKit AES-GCM failed: \(error)")
       }
     #else
-      var output: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+      var output: (UInt64, UInt64) = (0, 0)
       let succeeded = withUnsafeMutableBytes(of: &output) { out in
-        guard let target = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-          return false
-        }
+        guard let target = out.baseAddress?.assumingMemoryBound(to: UInt8.self),
+          let ivPointer = iv.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        else { return false }
         var dummy: UInt8 = 0
         return withUnsafePointer(to: &dummy) { dummyPointer in
-          se_hmac_sha256_compute(
-            context,
+          se_gmac_compute(
+            context, ivPointer,
             message.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? dummyPointer,
             message.count, target) == 1
         }
       }
-      precondition(succeeded, "libcrypto HMAC-SHA256 failed")
+      precondition(succeeded, "libcrypto AES-128-GMAC failed")
       return (UInt64(bigEndian: output.0), UInt64(bigEndian: output.1))
     #endif
   }
 
-  /// Appends the tag of `bytes` to them.
+  /// Appends a trailer to `bytes`: the next nonce and the tag of `bytes` under it.
   ///
-  /// - Parameter bytes: A datagram's bytes, without a tag.
+  /// - Parameter bytes: A datagram's body, without a trailer.
   package func seal(_ bytes: inout [UInt8]) {
-    let (high, low) = bytes.withUnsafeBytes { tag(of: $0) }
+    let nonce = nextNonce
+    nextNonce &+= 1
+    let (high, low) = bytes.withUnsafeBytes { tag(of: $0, nonce: nonce, direction: direction) }
+    withUnsafeBytes(of: nonce.bigEndian) { bytes.append(contentsOf: $0) }
     withUnsafeBytes(of: high.bigEndian) { bytes.append(contentsOf: $0) }
     withUnsafeBytes(of: low.bigEndian) { bytes.append(contentsOf: $0) }
   }
 
-  /// The datagram's bytes with the tag of `bytes` appended.
+  /// The body with a trailer appended (``seal(_:)``).
   ///
-  /// - Parameter bytes: A datagram's bytes, without a tag.
-  /// - Returns: `bytes` and their tag.
+  /// - Parameter bytes: A datagram's body, without a trailer.
+  /// - Returns: `bytes` and their trailer.
   package func sealed(_ bytes: [UInt8]) -> [UInt8] {
     var copy = bytes
-    copy.reserveCapacity(bytes.count + Self.tagSize)
+    copy.reserveCapacity(bytes.count + Self.trailerSize)
     seal(&copy)
     return copy
   }
 
-  /// Whether a datagram ends with the right tag of the bytes before it (compared in constant
-  /// time). A datagram shorter than a tag is not authentic.
+  /// Whether a datagram ends with a right trailer for the direction this authenticator
+  /// accepts (the opposite of the one it seals for): the tag of the bytes before the trailer
+  /// under the trailer's nonce, compared in constant time. A datagram shorter than a trailer is
+  /// not authentic.
   ///
-  /// - Parameter datagram: The whole datagram, tag included.
-  /// - Returns: `true` when the tag is this key's tag of the rest.
+  /// - Parameter datagram: The whole datagram, trailer included.
+  /// - Returns: `true` when the tag is right.
   package func isAuthentic(_ datagram: UnsafeRawBufferPointer) -> Bool {
-    guard datagram.count >= Self.tagSize else { return false }
-    let bodyCount = datagram.count - Self.tagSize
-    let (high, low) = tag(of: UnsafeRawBufferPointer(rebasing: datagram[..<bodyCount]))
-    let receivedHigh = UInt64(
+    isAuthentic(datagram, direction: direction.opposite)
+  }
+
+  /// Whether a datagram has a right trailer for `direction`.
+  ///
+  /// - Parameters:
+  ///   - datagram: The whole datagram, trailer included.
+  ///   - direction: The direction it claims to travel.
+  /// - Returns: `true` when the tag is right.
+  package func isAuthentic(_ datagram: UnsafeRawBufferPointer, direction: Direction) -> Bool {
+    guard datagram.count >= Self.trailerSize else { return false }
+    let bodyCount = datagram.count - Self.trailerSize
+    let nonce = UInt64(
       bigEndian: datagram.loadUnaligned(fromByteOffset: bodyCount, as: UInt64.self))
-    let receivedLow = UInt64(
+    let (high, low) = tag(
+      of: UnsafeRawBufferPointer(rebasing: datagram[..<bodyCount]), nonce: nonce,
+      direction: direction)
+    let receivedHigh = UInt64(
       bigEndian: datagram.loadUnaligned(fromByteOffset: bodyCount + 8, as: UInt64.self))
+    let receivedLow = UInt64(
+      bigEndian: datagram.loadUnaligned(fromByteOffset: bodyCount + 16, as: UInt64.self))
     // One OR of two XORs: no early exit on the first differing byte.
     return (high ^ receivedHigh) | (low ^ receivedLow) == 0
   }
 
   /// Whether a sealed datagram is authentic, as ``isAuthentic(_:)-(UnsafeRawBufferPointer)``.
   ///
-  /// - Parameter datagram: The whole datagram, tag included.
-  /// - Returns: `true` when the tag is this key's tag of the rest.
+  /// - Parameter datagram: The whole datagram, trailer included.
+  /// - Returns: `true` when the tag is right.
   package func isAuthentic(_ datagram: [UInt8]) -> Bool {
     datagram.withUnsafeBytes { isAuthentic($0) }
   }
 }
 
-/// Loop- or engine-confined: the libcrypto context is reused by every call.
+/// Loop- or engine-confined: the libcrypto context and the nonce counter are reused by every
+/// call.
 @available(*, unavailable)
 extension MediaAuthenticator: Sendable {}
 
 /// What a member needs to use the media channel: a public id that names it in binds and a
-/// secret key that tags its datagrams. The service makes one per member from its secret
-/// source (never from the resume token) and sends it on the member's signalling connection
-/// (``MediaNotice/credential(_:)``) after every `joined`.
+/// secret key that authenticates its datagrams. The service makes one per member from its
+/// secret source (never from the resume token) and sends it on the member's signalling
+/// connection (``MediaNotice/credential(_:)``) after every `joined`.
 ///
 /// > Important: A value; `Sendable`. The key is a secret: ``description`` leaves it out.
 public struct MediaCredential: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The public id a bind and a check reply name (not secret: it only says which key to
   /// check the tag with).
   public var id: UInt64
-  /// The secret key, ``keySize`` bytes.
+  /// The secret key, ``keySize`` bytes (an AES-128 key).
   public var key: [UInt8]
 
   /// The bytes of a media key.
-  public static let keySize = 32
+  public static let keySize = 16
 
   /// Creates a credential.
   ///

@@ -5,8 +5,8 @@ import SessionCore
 /// pong).
 ///
 /// Every media datagram starts with the version byte (``version``) and a type byte
-/// (``Kind``), and on the wire ends with a 16-byte authentication tag under a member's media
-/// key; ``encode()`` and ``decode(_:)-([UInt8])`` read and write the datagram without its
+/// (``Kind``), and on the wire ends with a 24-byte authentication trailer (a nonce and a tag) under a
+/// member's media key; ``encode()`` and ``decode(_:)-([UInt8])`` read and write the datagram without its
 /// tag (the *body*), and ``body(ofSealed:)`` strips it. `Docs/WireProtocol.md`, "Media
 /// datagrams", has the byte layouts. Use ``decode(_:)-(UnsafeRawBufferPointer)`` where several
 /// kinds arrive on one socket.
@@ -33,8 +33,9 @@ public enum MediaDatagram: Sendable, Hashable {
   /// had no tags and bound with the resume token).
   public static let version: UInt8 = 2
 
-  /// The bytes of the authentication tag every datagram ends with on the wire.
-  public static let tagSize = 16
+  /// The bytes of the authentication trailer every datagram ends with on the wire: a 64-bit
+  /// nonce and a 16-byte tag.
+  public static let trailerSize = 24
 
   /// The type byte, the second byte of every media datagram.
   public enum Kind: UInt8, Sendable, Hashable, CaseIterable {
@@ -55,7 +56,7 @@ public enum MediaDatagram: Sendable, Hashable {
   }
 
   /// The size of the largest media datagram body of any type, in bytes (the tag adds
-  /// ``tagSize``).
+  /// ``trailerSize``).
   public static let maxSize = MediaPacket.maxDatagramSize
 
   /// The datagram's type.
@@ -71,14 +72,14 @@ public enum MediaDatagram: Sendable, Hashable {
     }
   }
 
-  /// The body of a datagram as it came off the wire: every byte but the tag, or `nil` for a
-  /// datagram shorter than a tag.
+  /// The body of a datagram as it came off the wire: every byte but the trailer, or `nil`
+  /// for a datagram shorter than a trailer.
   ///
   /// - Parameter sealed: The whole datagram.
   /// - Returns: The bytes before the tag, in the same memory.
   public static func body(ofSealed sealed: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-    guard sealed.count >= tagSize else { return nil }
-    return UnsafeRawBufferPointer(rebasing: sealed[..<(sealed.count - tagSize)])
+    guard sealed.count >= trailerSize else { return nil }
+    return UnsafeRawBufferPointer(rebasing: sealed[..<(sealed.count - trailerSize)])
   }
 
   /// The datagram's bytes.

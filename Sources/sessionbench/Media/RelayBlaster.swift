@@ -83,7 +83,7 @@ final class RelayBlaster {
   }
 
   /// A return-path check's sealed size.
-  static let checkSize = 10 + MediaDatagram.tagSize
+  static let checkSize = 10 + MediaDatagram.trailerSize
   /// Each member's media authenticator (set once the credentials are known).
   var authenticators: [MediaAuthenticator] = []
   /// Called with a member's index and a return-path check it received (while binding).
