@@ -131,7 +131,9 @@ import Testing
         user: UserID(rawValue: UInt32(truncatingIfNeeded: random.next())),
         credential: random.next()
       ).encode()
-      for _ in 0..<MediaDatagram.trailerSize { bind.append(UInt8(truncatingIfNeeded: random.next())) }
+      for _ in 0..<MediaDatagram.trailerSize {
+        bind.append(UInt8(truncatingIfNeeded: random.next()))
+      }
       world.receive(bind, from: MediaEndpointID(UInt64(10_000 + number)))
     }
     #expect(world.statistics.dropped.badBind == 10_000)
