@@ -67,6 +67,21 @@ public final class TCPConnection {
   public var onClose: ((CloseReason) -> Void)?
   /// Fires once when a client connection is established (never for accepted connections).
   public var onConnect: (() -> Void)?
+  /// Called, instead of closing at once with ``CloseReason/writeQueueOverflow``, when a send
+  /// would pass ``TCPConfiguration/maxQueuedWriteBytes``: a server ends the stream with a
+  /// goodbye (``replaceQueuedFrames(withFinalFrame:reason:)``). If the connection is still
+  /// active after it, it closes at once.
+  package var onWriteQueueOverflow: (() -> Void)?
+  /// Where the connection's ``heldWriteBytes`` are added up with other connections' (a
+  /// server's write budget), if anywhere.
+  @exclusivity(unchecked) package var writeAccount: WriteAccount?
+  /// Bytes the connection holds for writing: frames queued and not yet handed to libuv, and
+  /// writes libuv has not yet reported done. Memory, where ``queuedWriteBytes`` counts what
+  /// the kernel has not yet taken.
+  ///
+  /// Unchecked exclusivity: loop-confined, and each access is one read or one write (every
+  /// frame sent updates it).
+  @exclusivity(unchecked) package internal(set) var heldWriteBytes = 0
   /// Fires after a read that changed ``bufferedFrameBytes``, once its frames were delivered;
   /// for a server's account of the bytes all its connections hold.
   var onBufferedBytesChange: (() -> Void)?
@@ -237,8 +252,10 @@ public final class TCPConnection {
     switch state {
     case .closing, .closed:
       return
-    case .draining:
-      if afterFlushing { return }
+    case .draining(let first):
+      // Cut short, for the reason it was closed with.
+      if !afterFlushing { closeNow(first) }
+      return
     case .active:
       if afterFlushing && (!outgoing.isEmpty || !inFlight.isEmpty) {
         state = .draining(reason)
@@ -264,7 +281,8 @@ public final class TCPConnection {
     }
     state = .closing(reason)
     isReading = false
-    _ = outgoing.take()
+    if let dropped = outgoing.take() { account(-dropped.count) }
+    spareBuffer = nil
     return true
   }
 
@@ -292,6 +310,9 @@ public final class TCPConnection {
     assert(inFlight.isEmpty, "libuv runs write callbacks before the close callback")
     inFlight.removeAll()
     spareBuffer = nil
+    account(-heldWriteBytes)
+    writeAccount = nil
+    onWriteQueueOverflow = nil
     let onClose = self.onClose
     self.onClose = nil
     onFrame = nil
