@@ -83,15 +83,23 @@ def main():
     parser.add_argument("--messages", type=int, default=3000)
     parser.add_argument("--burst", type=int, default=20)
     parser.add_argument("--extra", nargs="*", default=[], help="more `serve` arguments")
+    parser.add_argument("--log", help="write the server's output (not --quiet) to this file")
     options = parser.parse_args()
 
     server = subprocess.Popen(
-        [options.binary, "serve", "--port", "0", "--key", KEY, "--secret", SECRET, "--quiet"]
-        + options.extra,
+        [options.binary, "serve", "--port", "0", "--key", KEY, "--secret", SECRET]
+        + ([] if options.log else ["--quiet"]) + options.extra,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     line = server.stdout.readline()
     port = int(line.strip().rsplit(":", 1)[1])
-    threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
+    log = open(options.log, "w") if options.log else None
+
+    def drain():
+        for text in server.stdout:
+            if log:
+                log.write(text)
+
+    threading.Thread(target=drain, daemon=True).start()
     token = subprocess.run(
         [options.binary, "token", "--session", "Room", "--key", KEY, "--secret", SECRET],
         capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]

@@ -46,8 +46,8 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   /// sends heartbeats. A connection is in a session from the `joined` the server sends it.
   /// Default 30,000.
   public var admissionTimeout: UInt64
-  /// The most bytes all connections together may hold for writing: frames queued and not
-  /// yet written to the kernel (``TCPConnection/heldWriteBytes``). When a send passes it, the
+  /// The most bytes all connections together may hold for writing: the memory of their
+  /// buffers of frames not yet written to the kernel (``TCPConnection/heldWriteBytes``). When a send passes it, the
   /// connections holding the most — the slowest readers — are cut, largest first, until the
   /// total is within it again: each drops its frames not yet begun, finishes the one the peer
   /// is reading, and ends with `goodbye(slowConsumer)`. Default 64 MiB.

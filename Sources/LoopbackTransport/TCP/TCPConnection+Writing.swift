@@ -51,11 +51,14 @@ extension TCPConnection {
       overflowed()
       return false
     }
-    account(4 + frameLength)
     // The common case appends to this turn's buffer, borrowed: no retain and release per frame.
-    if outgoing.appendFrame(length: frameLength, encode) { return true }
+    if let growth = outgoing.appendFrame(length: frameLength, encode) {
+      if growth != 0 { account(growth) }
+      return true
+    }
     let buffer = takeBuffer()
     buffer.appendFrame(length: frameLength, encode)
+    account(buffer.capacity)
     outgoing.hold(buffer)
     scheduleFlush()
     return true
@@ -108,14 +111,14 @@ extension TCPConnection {
   ) {
     loop.assertInEventLoop()
     guard case .active = state else { return }
-    if let dropped = outgoing.take() { account(-dropped.count) }
+    if let dropped = outgoing.take() { account(-dropped.capacity) }
     spareBuffer = nil
     let buffer = OutboundBuffer(capacity: payload.count + 4)
     buffer.appendFrame(length: payload.count) { destination in
       guard let base = payload.baseAddress, let target = destination.baseAddress else { return }
       target.copyMemory(from: base, byteCount: payload.count)
     }
-    account(buffer.count)
+    account(buffer.capacity)
     outgoing.hold(buffer)
     state = .draining(reason)
     stopReading()
@@ -139,10 +142,13 @@ extension TCPConnection {
       closeNow(.writeQueueOverflow)
       return false
     }
-    account(bytes.count)
-    if outgoing.appendBytes(bytes) { return true }
+    if let growth = outgoing.appendBytes(bytes) {
+      if growth != 0 { account(growth) }
+      return true
+    }
     let buffer = takeBuffer()
     buffer.appendBytes(bytes)
+    account(buffer.capacity)
     outgoing.hold(buffer)
     scheduleFlush()
     return true
@@ -196,7 +202,7 @@ extension TCPConnection {
     guard status == 0 else {
       owner.release()
       request.deallocate()
-      account(-buffer.count)
+      account(-buffer.capacity)
       recycle(buffer)
       closeNow(Self.reason(forWriteFailure: status))
       return
@@ -209,7 +215,7 @@ extension TCPConnection {
   /// Write callback: the oldest write in flight finished (or was cancelled by a close).
   fileprivate func didWrite(status: Int32) {
     let written = inFlight.removeFirst()
-    account(-written.count)
+    account(-written.capacity)
     recycle(written)
     if status < 0 {
       if status != UV_ECANCELED.rawValue { closeNow(Self.reason(forWriteFailure: status)) }
@@ -231,10 +237,11 @@ extension TCPConnection {
     return OutboundBuffer(capacity: 4096)
   }
 
-  /// Keeps one written buffer for reuse, unless it grew large or the connection is closing
-  /// (then the memory goes back at once).
+  /// Keeps one written buffer for reuse, unless it grew past 64 KB (a burst's) or the
+  /// connection is closing: then the memory goes back at once, so that idle connections hold
+  /// no more than 64 KB each for writing, however large a burst they once read.
   private func recycle(_ buffer: OutboundBuffer) {
-    guard spareBuffer == nil, buffer.capacity <= 1 << 20, case .active = state else { return }
+    guard spareBuffer == nil, buffer.capacity <= 64 << 10, case .active = state else { return }
     buffer.reset()
     spareBuffer = buffer
   }

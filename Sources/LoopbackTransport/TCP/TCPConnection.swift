@@ -75,9 +75,10 @@ public final class TCPConnection {
   /// Where the connection's ``heldWriteBytes`` are added up with other connections' (a
   /// server's write budget), if anywhere.
   @exclusivity(unchecked) package var writeAccount: WriteAccount?
-  /// Bytes the connection holds for writing: frames queued and not yet handed to libuv, and
-  /// writes libuv has not yet reported done. Memory, where ``queuedWriteBytes`` counts what
-  /// the kernel has not yet taken.
+  /// Bytes the connection holds for writing: the memory (capacity) of its buffers of frames
+  /// queued and not yet handed to libuv, and of the writes libuv has not yet reported done
+  /// (a reusable spare buffer, at most 64 KB, is not counted). Memory, where
+  /// ``queuedWriteBytes`` counts the frames' bytes the kernel has not yet taken.
   ///
   /// Unchecked exclusivity: loop-confined, and each access is one read or one write (every
   /// frame sent updates it).
@@ -281,7 +282,7 @@ public final class TCPConnection {
     }
     state = .closing(reason)
     isReading = false
-    if let dropped = outgoing.take() { account(-dropped.count) }
+    if let dropped = outgoing.take() { account(-dropped.capacity) }
     spareBuffer = nil
     return true
   }
