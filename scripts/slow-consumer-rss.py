@@ -57,8 +57,19 @@ def rss_kb(pid):
     return 0
 
 
-def read_frames(sock, want_type, count, timeout=60):
-    """Reads frames until `count` of type `want_type` arrived."""
+def read_varint(data, offset):
+    value, shift = 0, 0
+    while True:
+        byte = data[offset]
+        offset += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, offset
+
+
+def read_events(sock, count, timeout=60):
+    """Reads frames until `count` events arrived (a batch may hold several)."""
     sock.settimeout(timeout)
     buffer, seen = b"", 0
     while seen < count:
@@ -71,8 +82,10 @@ def read_frames(sock, want_type, count, timeout=60):
             if len(buffer) < 4 + length:
                 break
             payload, buffer = buffer[4 : 4 + length], buffer[4 + length :]
-            if payload[0] == want_type:
-                seen += 1
+            if payload[0] == 0x93:  # events: first sequence, then the events' count
+                _, offset = read_varint(payload, 1)
+                events, _ = read_varint(payload, offset)
+                seen += events
     return buffer
 
 
@@ -126,7 +139,7 @@ def main():
         burst = min(options.burst, options.messages - sent)
         sender.sendall(b"".join(chat(sent + i + 1, content) for i in range(burst)))
         sent += burst
-        read_frames(sender, 0x93, burst)  # the sender's own events
+        read_events(sender, burst)  # the sender's own chat events
         peak = max(peak, rss_kb(server.pid))
     elapsed = time.time() - started
     for _ in range(20):

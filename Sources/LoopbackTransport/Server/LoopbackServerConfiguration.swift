@@ -39,7 +39,9 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   /// The most connections open at once that are not members of a session: not yet joined
   /// (or left, or refused), handshake done or not. A new connection beyond it closes the
   /// oldest of them after `goodbye(idleTimeout)` saying why, so that an honest peer always
-  /// gets in. Default a quarter of ``maxConnections`` (at least 1); at most ``maxConnections``.
+  /// gets in. Default a quarter of ``maxConnections``, but at least 1,024 or half of
+  /// ``maxConnections``, whichever is less, so that a storm of 1,000 peers joining at once
+  /// fits whenever there are descriptors for it; at least 1, at most ``maxConnections``.
   public var maxPendingConnections: Int
   /// How long a connection may stay out of a session — from its accept, or from the `left`
   /// that took it out — before it is closed with `goodbye(idleTimeout)` saying why, even if it
@@ -98,8 +100,8 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   ///   - maxBufferedBytes: The bound on unfinished frames' bytes across connections; positive.
   ///   - maxConnections: The most connections at once; `nil` for ``maximumConnections``,
   ///     which also bounds any other value.
-  ///   - maxPendingConnections: The most connections at once not in a session; `nil` for a
-  ///     quarter of `maxConnections`.
+  ///   - maxPendingConnections: The most connections at once not in a session; `nil` for
+  ///     ``defaultMaxPendingConnections(maxConnections:)``.
   ///   - admissionTimeout: Milliseconds a connection may stay out of a session.
   ///   - maxQueuedWriteBytesTotal: The bound on bytes held for writing across connections;
   ///     positive.
@@ -146,7 +148,9 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
     let ceiling = Self.maximumConnections
     let total = min(max(maxConnections ?? ceiling, 1), ceiling)
     self.maxConnections = total
-    self.maxPendingConnections = min(max(maxPendingConnections ?? total / 4, 1), total)
+    self.maxPendingConnections = min(
+      max(maxPendingConnections ?? Self.defaultMaxPendingConnections(maxConnections: total), 1),
+      total)
     self.admissionTimeout = admissionTimeout
     self.maxQueuedWriteBytesTotal = maxQueuedWriteBytesTotal
     self.logBurstPerConnection = max(logBurstPerConnection, 1)
@@ -167,6 +171,15 @@ extension LoopbackServerConfiguration {
   /// own (epoll, its wake-up and signal descriptors), the standard streams and log files,
   /// and room to accept one connection more than the cap so as to tell it the server is full.
   public static let descriptorReserve = 32
+
+  /// The default ``maxPendingConnections`` for a cap of `maxConnections`: a quarter of it, but
+  /// at least 1,024 or half of it, whichever is less.
+  ///
+  /// - Parameter maxConnections: The cap on all connections.
+  /// - Returns: The cap on connections not in a session.
+  public static func defaultMaxPendingConnections(maxConnections: Int) -> Int {
+    max(maxConnections / 4, min(maxConnections / 2, 1_024), 1)
+  }
 
   /// The most connections a server of this process can keep open: the open-file limit
   /// (`RLIMIT_NOFILE`'s soft limit, now; at most 1,048,576 counted) less

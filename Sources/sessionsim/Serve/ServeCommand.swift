@@ -38,7 +38,9 @@ import Synchronization
   var configuration = LoopbackServerConfiguration(
     port: port, maxConnections: maxConnections,
     maxPendingConnections: try options.integer(
-      "--max-pending", default: max(maxConnections / 4, 1), in: 1...maxConnections))
+      "--max-pending",
+      default: LoopbackServerConfiguration.defaultMaxPendingConnections(
+        maxConnections: maxConnections), in: 1...maxConnections))
   configuration.helloTimeout = try options.integer(
     "--hello-timeout", default: configuration.helloTimeout, in: 1...86_400_000)
   configuration.admissionTimeout = try options.integer(
