@@ -15,10 +15,12 @@ import CLibUV
 /// ```
 ///
 /// Writes: ``send(frame:)`` appends to an outgoing buffer; once per loop turn every connection
-/// with queued frames issues one `uv_write` for all of them. If more than
-/// ``TCPConfiguration/maxQueuedWriteBytes`` would wait to be written, the connection is closed
-/// with ``CloseReason/writeQueueOverflow`` — a peer that stops reading is disconnected instead of
-/// growing memory or stalling the loop.
+/// with queued frames issues one `uv_write` for all of them — once libuv has handed the last
+/// one to the kernel, so that at most one write is unfinished and the frames behind it stay
+/// the connection's own. If more than ``TCPConfiguration/maxQueuedWriteBytes`` would wait to be
+/// written, the connection is closed with ``CloseReason/writeQueueOverflow`` (or its owner's
+/// `onWriteQueueOverflow` ends the stream with a last frame) — a peer that stops reading is
+/// disconnected instead of growing memory or stalling the loop.
 ///
 /// Reads: the connection reads into its loop's shared read buffer and decodes frames across
 /// partial reads; a header announcing more than ``TCPConfiguration/maxFrameSize`` closes it with
