@@ -3,6 +3,7 @@ import LoopbackTransport
 import SessionCore
 import SessionSDK
 import SessionService
+import SessionTransport
 import Testing
 
 /// One session spanning two processes: the built `sessionsim` runs as a child, either as the
@@ -46,6 +47,47 @@ struct CrossProcessTests {
     #expect(server.output.contains { $0.hasPrefix("stopped:") })
     #expect(ada.waitFor(.onSessionLeave(.networkError)))
     #expect(grace.waitFor(.onSessionLeave(.networkError)))
+    harness.shutdown()
+  }
+
+  /// N4: a `sessionsim serve` at `ulimit -n 128` and 150 connections that never present a
+  /// token (half silent, half saying hello and then heartbeats) lock nobody out: the default
+  /// caps follow the open-file limit, the oldest idle connections are evicted, the listener
+  /// never runs out of descriptors, and honest clients join.
+  @Test func idleConnectionsBeyondTheOpenFileLimitLockNobodyOut() throws {
+    let executable = try #require(ChildProcess.sessionsim)
+    let command =
+      "ulimit -n 128 && exec '\(executable.path)' serve --port 0 --key "
+      + "\(LoopbackHarness.appKey) --secret \(LoopbackHarness.secret)"
+    let server = try ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command])
+    let line = try #require(
+      server.waitForLine(startingWith: "listening on 127.0.0.1:"), "\(server.output)")
+    let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
+
+    var idle: [RawClient] = []
+    for index in 0..<150 {
+      let raw = try RawClient(port: port)
+      if index.isMultiple(of: 2) {
+        try raw.write(RawWire.hello() + RawWire.bytes(.message(.heartbeat)))
+      }
+      idle.append(raw)
+    }
+    let harness = try LoopbackHarness(externalPort: port)
+    let ada = try harness.join("Ada", role: .host)
+    let bob = try harness.join("Bob")
+    #expect(try harness.waitForAgreement([ada, bob])?.participants.count == 2)
+    // The oldest idle connection was evicted with a goodbye saying why.
+    let evicted = idle[0].readUntilClosed()
+    #expect(evicted.closed)
+    let goodbye = RawWire.goodbye(in: RawWire.serverFrames(in: evicted.bytes))
+    #expect(goodbye?.text.contains("evicted") == true, "\(String(describing: goodbye))")
+    #expect(
+      !server.output.contains { $0.contains("accepting a connection failed") },
+      "\(server.output.filter { $0.contains("accepting") })")
+
+    for raw in idle { raw.close() }
+    server.closeInput()
+    #expect(server.waitForExit() == 0, "\(server.output.suffix(5))")
     harness.shutdown()
   }
 

@@ -59,6 +59,28 @@ struct LogInjectionTests {
     #expect(!rendered.split(separator: "\n").contains { $0.hasPrefix("warning c99") })
   }
 
+  /// Close lines end with the client's name in brackets: a name holding `]` must not be able
+  /// to end the bracket early and append text that reads as the server's own.
+  @Test func aClientNameCannotCloseTheBracketItIsLoggedIn() throws {
+    #expect(LogText.escaped("a[b]c") == #"a\[b\]c"#)
+    let harness = try LoopbackHarness()
+    let raw = try RawClient(port: harness.port)
+    let name = "Ada] (closed by the host) [root"
+    try raw.write(RawWire.bytes(.hello(WireHello(clientName: name))))
+    #expect(waitUntil { harness.serverLog.all.contains { $0.message.contains("hello from") } })
+    raw.close()
+    #expect(waitUntil { !harness.serverLog.closes.isEmpty })
+    harness.shutdown()
+
+    let close = try #require(harness.serverLog.closes.first)
+    #expect(close.message == #"closed: peer closed [Ada\] (closed by the host) \[root]"#)
+    // Exactly one unescaped `]`: the server's own, at the end.
+    let unescaped = close.message.indices.filter {
+      close.message[$0] == "]" && close.message[close.message.index(before: $0)] != "\\"
+    }
+    #expect(unescaped == [close.message.index(before: close.message.endIndex)], "\(close.message)")
+  }
+
   @Test func aHugeClientNameIsCapped() throws {
     let harness = try LoopbackHarness()
     let raw = try RawClient(port: harness.port)

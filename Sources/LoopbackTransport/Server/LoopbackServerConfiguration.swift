@@ -1,5 +1,11 @@
 import SessionTransport
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Where a ``LoopbackServer`` listens and the limits and timers it applies to every connection.
 ///
 /// A value; `Sendable`. All times are milliseconds.
@@ -22,6 +28,37 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   /// within the bound again; connections sending small frames hold next to nothing and are
   /// not affected. Default 64 MiB; keep it a few times ``TCPConfiguration/maxFrameSize``.
   public var maxBufferedBytes: Int
+  /// The most connections open at once, in a session or not ("Resource limits" in
+  /// LoopbackTransport.md). A connection beyond it closes the oldest connection not in a
+  /// session, if there is one; otherwise it hears `goodbye(shuttingDown)` saying the server is
+  /// full, and is closed. Default, and the most it can be: the process's open-file limit
+  /// (`RLIMIT_NOFILE`, as `getrlimit` reads it when the configuration is made) less
+  /// ``descriptorReserve`` for the listener, the media socket, the loop and logs
+  /// (``maximumConnections``).
+  public var maxConnections: Int
+  /// The most connections open at once that are not members of a session: not yet joined
+  /// (or left, or refused), handshake done or not. A new connection beyond it closes the
+  /// oldest of them after `goodbye(idleTimeout)` saying why, so that an honest peer always
+  /// gets in. Default a quarter of ``maxConnections``, but at least 1,024 or half of
+  /// ``maxConnections``, whichever is less, so that a storm of 1,000 peers joining at once
+  /// fits whenever there are descriptors for it; at least 1, at most ``maxConnections``.
+  public var maxPendingConnections: Int
+  /// How long a connection may stay out of a session — from its accept, or from the `left`
+  /// that took it out — before it is closed with `goodbye(idleTimeout)` saying why, even if it
+  /// sends heartbeats. A connection is in a session from the `joined` the server sends it.
+  /// Default 30,000.
+  public var admissionTimeout: UInt64
+  /// The most bytes all connections together may hold for writing: the memory of their
+  /// buffers of frames not yet written to the kernel (``TCPConnection/heldWriteBytes``). When a send passes it, the
+  /// connections holding the most — the slowest readers — are cut, largest first, until the
+  /// total is within it again: each drops its frames not yet begun, finishes the one the peer
+  /// is reading, and ends with `goodbye(slowConsumer)`. Default 64 MiB.
+  public var maxQueuedWriteBytesTotal: Int
+  /// The most log lines about one connection at once; beyond it, lines are counted and held
+  /// back, and a summary says how many once lines flow again (or at the close). Default 10.
+  public var logBurstPerConnection: Int
+  /// The log lines a second about one connection after the burst. Default 1.
+  public var logLinesPerSecondPerConnection: Int
   /// How long a new connection may take to send its hello before it is closed with
   /// `goodbye(idleTimeout)`. Default 5,000.
   public var helloTimeout: UInt64
@@ -61,6 +98,15 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   ///   - backlog: The accept queue length.
   ///   - tcp: Frame and write-queue limits.
   ///   - maxBufferedBytes: The bound on unfinished frames' bytes across connections; positive.
+  ///   - maxConnections: The most connections at once; `nil` for ``maximumConnections``,
+  ///     which also bounds any other value.
+  ///   - maxPendingConnections: The most connections at once not in a session; `nil` for
+  ///     ``defaultMaxPendingConnections(maxConnections:)``.
+  ///   - admissionTimeout: Milliseconds a connection may stay out of a session.
+  ///   - maxQueuedWriteBytesTotal: The bound on bytes held for writing across connections;
+  ///     positive.
+  ///   - logBurstPerConnection: Log lines about one connection at once.
+  ///   - logLinesPerSecondPerConnection: Log lines a second about one connection after that.
   ///   - helloTimeout: Milliseconds a new connection has to say hello.
   ///   - drainTimeout: Milliseconds a closing connection has to flush.
   ///   - tickInterval: Milliseconds between host ticks; at least 1.
@@ -75,6 +121,12 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
     backlog: Int32 = 1_024,
     tcp: TCPConfiguration = TCPConfiguration(),
     maxBufferedBytes: Int = 64 << 20,
+    maxConnections: Int? = nil,
+    maxPendingConnections: Int? = nil,
+    admissionTimeout: UInt64 = 30_000,
+    maxQueuedWriteBytesTotal: Int = 64 << 20,
+    logBurstPerConnection: Int = 10,
+    logLinesPerSecondPerConnection: Int = 1,
     helloTimeout: UInt64 = 5_000,
     drainTimeout: UInt64 = 1_000,
     tickInterval: UInt64 = 50,
@@ -91,7 +143,18 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
     self.port = port
     self.backlog = backlog
     self.tcp = tcp
+    precondition(maxQueuedWriteBytesTotal > 0, "maxQueuedWriteBytesTotal must be positive")
     self.maxBufferedBytes = maxBufferedBytes
+    let ceiling = Self.maximumConnections
+    let total = min(max(maxConnections ?? ceiling, 1), ceiling)
+    self.maxConnections = total
+    self.maxPendingConnections = min(
+      max(maxPendingConnections ?? Self.defaultMaxPendingConnections(maxConnections: total), 1),
+      total)
+    self.admissionTimeout = admissionTimeout
+    self.maxQueuedWriteBytesTotal = maxQueuedWriteBytesTotal
+    self.logBurstPerConnection = max(logBurstPerConnection, 1)
+    self.logLinesPerSecondPerConnection = max(logLinesPerSecondPerConnection, 1)
     self.helloTimeout = helloTimeout
     self.drainTimeout = drainTimeout
     self.tickInterval = tickInterval
@@ -100,5 +163,41 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
     self.mediaPort = mediaPort
     self.maxMediaEndpoints = min(max(maxMediaEndpoints, 1), MediaEndpointTable.maximumCapacity)
     self.mediaSocket = mediaSocket
+  }
+}
+
+extension LoopbackServerConfiguration {
+  /// File descriptors kept back from connections: the listener, the media socket, the loop's
+  /// own (epoll, its wake-up and signal descriptors), the standard streams and log files,
+  /// and room to accept one connection more than the cap so as to tell it the server is full.
+  public static let descriptorReserve = 32
+
+  /// The default ``maxPendingConnections`` for a cap of `maxConnections`: a quarter of it, but
+  /// at least 1,024 or half of it, whichever is less.
+  ///
+  /// - Parameter maxConnections: The cap on all connections.
+  /// - Returns: The cap on connections not in a session.
+  public static func defaultMaxPendingConnections(maxConnections: Int) -> Int {
+    max(maxConnections / 4, min(maxConnections / 2, 1_024), 1)
+  }
+
+  /// The most connections a server of this process can keep open: the open-file limit
+  /// (`RLIMIT_NOFILE`'s soft limit, now; at most 1,048,576 counted) less
+  /// ``descriptorReserve``, or half the limit when it is below twice the reserve. At least 1.
+  public static var maximumConnections: Int {
+    #if canImport(Glibc)
+      let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+      let resource = RLIMIT_NOFILE
+    #endif
+    var limit = rlimit()
+    let files: Int
+    if getrlimit(resource, &limit) == 0 {
+      files = Int(min(UInt64(limit.rlim_cur), 1 << 20))
+    } else {
+      files = 1_024
+    }
+    guard files >= 2 * descriptorReserve else { return max(files / 2, 1) }
+    return files - descriptorReserve
   }
 }

@@ -20,6 +20,36 @@ public struct LoopbackServerStatistics: Sendable, Hashable {
   public var bufferedFrameBytes: Int
   /// The media plane's counters, or `nil` when the server has no media host.
   public var media: LoopbackMediaStatistics?
+  /// Connections open now and out of a session (not closing): at most
+  /// ``LoopbackServerConfiguration/maxPendingConnections`` once a new connection was handled.
+  public var connectionsPending: Int
+  /// Connections open now that the server sent a `joined` (and no `left` since), not closing.
+  public var connectionsInSessions: Int
+  /// Bytes all connections not being cut hold for writing now; within
+  /// ``LoopbackServerConfiguration/maxQueuedWriteBytesTotal`` after every send.
+  public var queuedWriteBytes: Int
+  /// What the resource limits did since the server started.
+  public var limits: Limits
+
+  /// Counts of what the resource limits did ("Resource limits" in LoopbackTransport.md).
+  ///
+  /// A value; `Sendable`.
+  public struct Limits: Sendable, Hashable {
+    /// Connections not in a session closed to make room for a new one.
+    public var pendingEvicted = 0
+    /// New connections told the server is full (every other connection in a session).
+    public var refusedWhenFull = 0
+    /// Connections closed for staying out of a session past the admission timeout.
+    public var admissionTimeouts = 0
+    /// Connections cut with `goodbye(slowConsumer)`: their own write queue overflowed, or
+    /// they held the most when the total passed its bound.
+    public var slowConsumersCut = 0
+    /// Log lines about connections held back by the per-connection rate limit.
+    public var logLinesSuppressed = 0
+
+    /// No limit has acted yet.
+    public init() {}
+  }
 
   /// Creates statistics.
   ///
@@ -31,10 +61,20 @@ public struct LoopbackServerStatistics: Sendable, Hashable {
   ///   - writes: `uv_write` calls since the start.
   ///   - bufferedFrameBytes: Bytes of unfinished frames held now.
   ///   - media: The media plane's counters, if it has one.
+  ///   - connectionsPending: Connections open now and out of a session.
+  ///   - connectionsInSessions: Connections open now and in a session.
+  ///   - queuedWriteBytes: Bytes held for writing now.
+  ///   - limits: What the resource limits did.
   public init(
     connectionsAccepted: Int, connectionsOpen: Int, framesSent: Int, payloadBytesSent: Int,
-    writes: Int, bufferedFrameBytes: Int = 0, media: LoopbackMediaStatistics? = nil
+    writes: Int, bufferedFrameBytes: Int = 0, media: LoopbackMediaStatistics? = nil,
+    connectionsPending: Int = 0, connectionsInSessions: Int = 0, queuedWriteBytes: Int = 0,
+    limits: Limits = Limits()
   ) {
+    self.connectionsPending = connectionsPending
+    self.connectionsInSessions = connectionsInSessions
+    self.queuedWriteBytes = queuedWriteBytes
+    self.limits = limits
     self.connectionsAccepted = connectionsAccepted
     self.connectionsOpen = connectionsOpen
     self.framesSent = framesSent

@@ -18,11 +18,28 @@ final class ServerConnection {
   /// The connection's share of the core's ``ServerCore/bufferedBytes``: its unfinished frame's
   /// bytes as of its last read.
   var bufferedBytes = 0
+  /// Whether the connection is out of a session (not yet sent a `joined`, or sent a `left`
+  /// since) and not closing: counted against
+  /// ``LoopbackServerConfiguration/maxPendingConnections``, and closed at its admission
+  /// deadline.
+  var isPending = false
+  /// Bumped each time the connection becomes pending, so that its older entries in the
+  /// server's ``PendingQueue`` are known to be stale.
+  var pendingEpoch = 0
+  /// Whether the server closes the connection (on purpose, a goodbye first, or cut): it no
+  /// longer counts against the caps on open connections.
+  var isClosing = false
+  /// The connection's log lines' allowance.
+  var logBucket: LogTokenBucket
 
-  init(id: ConnectionID, tcp: TCPConnection, machine: ServerConnectionStateMachine) {
+  init(
+    id: ConnectionID, tcp: TCPConnection, machine: ServerConnectionStateMachine,
+    logBucket: LogTokenBucket
+  ) {
     self.id = id
     self.tcp = tcp
     self.machine = machine
+    self.logBucket = logBucket
   }
 }
 
@@ -64,4 +81,61 @@ struct DeadlineQueue {
 
   /// How many entries wait.
   var count: Int { entries.count - head }
+}
+
+/// The connections out of a session, oldest first, with the deadline by which each must be in
+/// one: the order in which ``LoopbackServerConfiguration/maxPendingConnections`` evicts them
+/// and ``LoopbackServerConfiguration/admissionTimeout`` closes them.
+///
+/// Entries are appended in time order with one timeout, so the queue stays sorted by deadline;
+/// an entry whose connection was admitted, closed or made pending again (a newer epoch) is
+/// stale and skipped when it reaches the head. O(1) amortised per entry.
+///
+/// > Important: A value owned by the server core; loop-confined with it.
+struct PendingQueue {
+  struct Entry {
+    var id: ConnectionID
+    var epoch: Int
+    var deadline: UInt64
+  }
+
+  private var entries: [Entry] = []
+  private var head = 0
+
+  /// Adds a connection that became pending at `epoch`, due at `deadline`.
+  mutating func append(_ id: ConnectionID, epoch: Int, deadline: UInt64) {
+    entries.append(Entry(id: id, epoch: epoch, deadline: deadline))
+  }
+
+  /// Drops stale entries from the head, then returns the oldest live one without removing it.
+  ///
+  /// - Parameter isLive: Whether an entry still stands for a pending connection.
+  mutating func oldest(where isLive: (Entry) -> Bool) -> Entry? {
+    while head < entries.count {
+      if isLive(entries[head]) { return entries[head] }
+      head += 1
+    }
+    compact()
+    return nil
+  }
+
+  /// Removes the head entry (after ``oldest(where:)`` returned it).
+  mutating func removeOldest() {
+    guard head < entries.count else { return }
+    head += 1
+    compact()
+  }
+
+  /// How many entries wait, stale ones included.
+  var count: Int { entries.count - head }
+
+  private mutating func compact() {
+    if head == entries.count {
+      entries.removeAll(keepingCapacity: entries.count <= 4_096)
+      head = 0
+    } else if head > 1_024, head * 2 > entries.count {
+      entries.removeFirst(head)
+      head = 0
+    }
+  }
 }

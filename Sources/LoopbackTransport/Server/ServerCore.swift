@@ -29,6 +29,19 @@ final class ServerCore<Host: SessionHost> {
   /// Bytes of unfinished frames held by all connections together (each connection's
   /// ``ServerConnection/bufferedBytes``).
   private(set) var bufferedBytes = 0
+  /// Bytes all connections that are not being cut hold for writing
+  /// (``LoopbackServerConfiguration/maxQueuedWriteBytesTotal``).
+  let writeAccount = WriteAccount()
+  /// Connections out of a session, oldest first.
+  private var pendingQueue = PendingQueue()
+  /// Connections with ``ServerConnection/isPending``.
+  private(set) var pendingCount = 0
+  /// Connections with ``ServerConnection/isClosing``.
+  private var closingCount = 0
+  /// Connections admitted to a session now (sent a `joined`, not closing).
+  private var admittedCount = 0
+  /// What the resource limits did so far (``LoopbackServerStatistics``).
+  private var limits = LoopbackServerStatistics.Limits()
 
   private var listener: TCPListener?
   private var ticker: UVTimer?
@@ -123,13 +136,173 @@ final class ServerCore<Host: SessionHost> {
     let now = loop.now
     let connection = ServerConnection(
       id: id, tcp: tcp,
-      machine: ServerConnectionStateMachine(now: now, helloTimeout: configuration.helloTimeout))
+      machine: ServerConnectionStateMachine(now: now, helloTimeout: configuration.helloTimeout),
+      logBucket: LogTokenBucket(
+        burst: configuration.logBurstPerConnection,
+        perSecond: configuration.logLinesPerSecondPerConnection, now: now))
     connections[id] = connection
     helloDeadlines.append(id, deadline: now &+ configuration.helloTimeout)
+    tcp.writeAccount = writeAccount
     // Strong captures: the connection drops its callbacks when it closes.
     tcp.onFrame = { [self] frame in frameArrived(frame, on: connection) }
     tcp.onClose = { [self] reason in connectionClosed(connection, reason: reason) }
     tcp.onBufferedBytesChange = { [self] in bufferedBytesChanged(on: connection) }
+    tcp.onWriteQueueOverflow = { [self] in
+      let text =
+        "your write queue passed \(configuration.tcp.maxQueuedWriteBytes) bytes: you are not "
+        + "reading what the server sends"
+      cutSlowConsumer(connection, text: text)
+    }
+    becomePending(connection, now: now)
+    enforceConnectionCaps(newcomer: connection)
+  }
+
+  // MARK: Connection caps and admission
+
+  /// Counts `connection` as out of a session from `now`, due in one by the admission timeout.
+  private func becomePending(_ connection: ServerConnection, now: UInt64) {
+    guard !connection.isPending, !connection.isClosing else { return }
+    connection.isPending = true
+    connection.pendingEpoch += 1
+    pendingCount += 1
+    pendingQueue.append(
+      connection.id, epoch: connection.pendingEpoch,
+      deadline: now &+ configuration.admissionTimeout)
+  }
+
+  /// `connection` is no longer pending: admitted, closing or closed.
+  private func leavePending(_ connection: ServerConnection) {
+    guard connection.isPending else { return }
+    connection.isPending = false
+    pendingCount -= 1
+  }
+
+  /// The server sent `connection` a `joined`: it is in a session.
+  private func admit(_ connection: ServerConnection) {
+    guard connection.isPending else { return }
+    leavePending(connection)
+    admittedCount += 1
+  }
+
+  /// The server sent `connection` a `left`: it is out of its session again.
+  private func readmitPending(_ connection: ServerConnection) {
+    guard !connection.isPending, !connection.isClosing else { return }
+    admittedCount -= 1
+    becomePending(connection, now: loop.now)
+  }
+
+  /// Whether a pending-queue entry still stands for a pending connection.
+  private func isLive(_ entry: PendingQueue.Entry) -> Bool {
+    guard let connection = connections[entry.id] else { return false }
+    return connection.isPending && connection.pendingEpoch == entry.epoch
+  }
+
+  /// A connection was accepted: past the pending cap, or the total cap, the oldest pending
+  /// connection goes; past the total cap with nobody pending but the newcomer, the newcomer is
+  /// told the server is full.
+  private func enforceConnectionCaps(newcomer: ServerConnection) {
+    let open = connections.count - closingCount
+    let overTotal = open > configuration.maxConnections
+    guard overTotal || pendingCount > configuration.maxPendingConnections else { return }
+    if let oldest = pendingQueue.oldest(where: isLive), oldest.id != newcomer.id,
+      let victim = connections[oldest.id]
+    {
+      pendingQueue.removeOldest()
+      limits.pendingEvicted += 1
+      let text =
+        overTotal
+        ? "evicted: the server holds its most connections (\(configuration.maxConnections)) "
+          + "and this was the oldest not in a session"
+        : "evicted: the server holds its most connections not in a session "
+          + "(\(configuration.maxPendingConnections)) and this was the oldest"
+      closeForLimit(victim, goodbye: WireGoodbye(reason: .idleTimeout, text: text))
+      return
+    }
+    guard overTotal else { return }
+    limits.refusedWhenFull += 1
+    let text =
+      "the server is full: it holds its most connections (\(configuration.maxConnections)), "
+      + "all in sessions; try again later"
+    closeForLimit(newcomer, goodbye: WireGoodbye(reason: .shuttingDown, text: text))
+  }
+
+  /// Closes a connection for a resource limit: the goodbye, then the close after flushing.
+  private func closeForLimit(_ connection: ServerConnection, goodbye: WireGoodbye) {
+    guard connection.machine.serverCloses(now: loop.now, drainTimeout: configuration.drainTimeout)
+    else { return }
+    closeOnPurpose(connection, goodbye: goodbye, reason: .local, detail: goodbye.text)
+  }
+
+  /// Closes connections that stayed out of a session past the admission timeout.
+  private func checkAdmissionDeadlines(now: UInt64) {
+    while let entry = pendingQueue.oldest(where: isLive), entry.deadline <= now {
+      pendingQueue.removeOldest()
+      guard let connection = connections[entry.id] else { continue }
+      limits.admissionTimeouts += 1
+      let text = "not in a session within \(configuration.admissionTimeout) ms"
+      guard connection.machine.serverCloses(now: now, drainTimeout: configuration.drainTimeout)
+      else {
+        beginClosing(connection)
+        continue
+      }
+      closeOnPurpose(
+        connection, goodbye: WireGoodbye(reason: .idleTimeout, text: text), reason: .idleTimeout,
+        detail: text)
+    }
+  }
+
+  // MARK: Write budget
+
+  /// Ends a connection that doesn't read: its frames not yet begun are dropped, the one it is
+  /// reading finishes, then `goodbye(slowConsumer)` and the close (cut after the drain
+  /// timeout). Its bytes leave the write budget's account at once.
+  private func cutSlowConsumer(_ connection: ServerConnection, text: String) {
+    guard connection.machine.serverCloses(now: loop.now, drainTimeout: configuration.drainTimeout)
+    else {
+      connection.tcp.close(reason: .writeQueueOverflow)
+      return
+    }
+    limits.slowConsumersCut += 1
+    beginClosing(connection)
+    connection.closeDetail = text
+    // Not `scratch`: a broadcast may be reading it (this runs from inside a send).
+    let goodbye = WireEncoder.payload(
+      WireServerFrame.goodbye(WireGoodbye(reason: .slowConsumer, text: text)))
+    connection.tcp.leaveWriteAccount()
+    goodbye.withUnsafeBytes { bytes in
+      connection.tcp.replaceQueuedFrames(withFinalFrame: bytes, reason: .writeQueueOverflow)
+    }
+    framesSent += 1
+    payloadBytesSent += goodbye.count
+    drainDeadlines.append(connection.id, deadline: loop.now &+ configuration.drainTimeout)
+  }
+
+  /// The connections hold more than `maxQueuedWriteBytesTotal` for writing: cuts those
+  /// holding the most, each with `goodbye(slowConsumer)`, until the total fits again.
+  ///
+  /// Rare (only past the bound, and each pass brings the total back within it), so the
+  /// O(n log n) sort is fine.
+  private func shedSlowestReaders() {
+    let limit = configuration.maxQueuedWriteBytesTotal
+    let total = writeAccount.heldBytes
+    let holders = connections.values.filter { !$0.isClosing && $0.tcp.heldWriteBytes > 0 }
+      .sorted {
+        ($0.tcp.heldWriteBytes, $1.id.rawValue) > ($1.tcp.heldWriteBytes, $0.id.rawValue)
+      }
+    for connection in holders {
+      guard writeAccount.heldBytes > limit else { break }
+      let text =
+        "your \(connection.tcp.heldWriteBytes) unread bytes were among the largest when the "
+        + "server's write queues held \(total) bytes, over its limit of \(limit): you are not "
+        + "reading what it sends"
+      cutSlowConsumer(connection, text: text)
+    }
+  }
+
+  /// Checks the write budget after a send.
+  @inline(__always)
+  private func checkWriteBudget() {
+    if writeAccount.heldBytes > configuration.maxQueuedWriteBytesTotal { shedSlowestReaders() }
   }
 
   /// A read changed the bytes a connection holds for its unfinished frame.
@@ -208,13 +381,25 @@ final class ServerCore<Host: SessionHost> {
   private func closeOnPurpose(
     _ connection: ServerConnection, goodbye: WireGoodbye?, reason: CloseReason, detail: String?
   ) {
+    beginClosing(connection)
     connection.closeDetail = detail
     if let goodbye { write(.goodbye(goodbye), to: connection) }
     connection.tcp.close(reason: reason, afterFlushing: true)
     drainDeadlines.append(connection.id, deadline: loop.now &+ configuration.drainTimeout)
   }
 
+  /// The server closes `connection` on purpose: it leaves the counts of the caps.
+  private func beginClosing(_ connection: ServerConnection) {
+    guard !connection.isClosing else { return }
+    if !connection.isPending { admittedCount -= 1 }
+    leavePending(connection)
+    connection.isClosing = true
+    closingCount += 1
+  }
+
   private func connectionClosed(_ connection: ServerConnection, reason: CloseReason) {
+    beginClosing(connection)
+    closingCount -= 1
     let notifyHost = connection.machine.connectionClosed()
     connections.removeValue(forKey: connection.id)
     fanOut.invalidate()
@@ -227,7 +412,13 @@ final class ServerCore<Host: SessionHost> {
     }
     if let detail = connection.closeDetail { text += " (\(detail))" }
     if let name = connection.clientName { text += " [\(name)]" }
-    record(Self.level(for: reason), text, connection)
+    // The close is always logged, with what the rate limit held back.
+    let held = connection.logBucket.suppressed
+    if held > 0 {
+      limits.logLinesSuppressed += held
+      text += "; \(LogTokenBucket.summary(held))"
+    }
+    log(LoopbackLogRecord(level: Self.level(for: reason), message: text, connection: connection.id))
     if notifyHost { host.connectionClosed(connection.id, now: clock.now()) }
     if isShuttingDown, connections.isEmpty { finishShutdown() }
   }
@@ -248,6 +439,7 @@ final class ServerCore<Host: SessionHost> {
     let now = loop.now
     for id in helloDeadlines.popDue(now: now) { checkDeadline(of: id, now: now) }
     for id in drainDeadlines.popDue(now: now) { checkDeadline(of: id, now: now) }
+    checkAdmissionDeadlines(now: now)
   }
 
   private func checkDeadline(of id: ConnectionID, now: UInt64) {
@@ -312,6 +504,12 @@ final class ServerCore<Host: SessionHost> {
       scratch.withUnsafeBytes { bytes in _ = connection.tcp.send(frame: bytes) }
       framesSent += 1
       payloadBytesSent += scratch.count
+      switch message {
+      case .joined: admit(connection)
+      case .left: readmitPending(connection)
+      default: break
+      }
+      checkWriteBudget()
     case .broadcast(let message, let group):
       encode(message)
       let size = scratch.count
@@ -329,6 +527,8 @@ final class ServerCore<Host: SessionHost> {
       scratch.withUnsafeBytes { bytes in
         for target in fanOut.targets {
           _ = target._withUnsafeGuaranteedRef { $0.send(frame: bytes) }
+          // Cutting a slow reader doesn't close it yet, so every target stays valid.
+          checkWriteBudget()
         }
       }
       framesSent += ids.count
@@ -383,6 +583,7 @@ final class ServerCore<Host: SessionHost> {
     scratch.withUnsafeBytes { bytes in _ = connection.tcp.send(frame: bytes) }
     framesSent += 1
     payloadBytesSent += scratch.count
+    checkWriteBudget()
   }
 
   /// The counters so far.
@@ -392,7 +593,9 @@ final class ServerCore<Host: SessionHost> {
     return LoopbackServerStatistics(
       connectionsAccepted: acceptedCount, connectionsOpen: connections.count,
       framesSent: framesSent, payloadBytesSent: payloadBytesSent, writes: writes,
-      bufferedFrameBytes: bufferedBytes, media: media?.statistics)
+      bufferedFrameBytes: bufferedBytes, media: media?.statistics,
+      connectionsPending: pendingCount, connectionsInSessions: admittedCount,
+      queuedWriteBytes: writeAccount.heldBytes, limits: limits)
   }
 
   // MARK: Shutdown
@@ -431,9 +634,19 @@ final class ServerCore<Host: SessionHost> {
     for completion in completions { completion() }
   }
 
+  /// Logs a line about `connection`, within its rate limit
+  /// (``LoopbackServerConfiguration/logBurstPerConnection``): held-back lines are counted,
+  /// and the first line let through after them is preceded by a summary.
   private func record(
     _ level: LoopbackLogRecord.Level, _ message: String, _ connection: ServerConnection
   ) {
+    guard let held = connection.logBucket.admit(now: loop.now) else { return }
+    if held > 0 {
+      limits.logLinesSuppressed += held
+      log(
+        LoopbackLogRecord(
+          level: .notice, message: LogTokenBucket.summary(held), connection: connection.id))
+    }
     log(LoopbackLogRecord(level: level, message: message, connection: connection.id))
   }
 }

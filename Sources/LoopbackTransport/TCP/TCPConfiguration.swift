@@ -9,8 +9,9 @@ public struct TCPConfiguration: Hashable, Sendable {
   public var maxFrameSize: Int
   /// The most bytes that may wait to be written on one connection — frames queued this turn plus
   /// what libuv hasn't handed to the kernel yet. Sending beyond it closes the connection with
-  /// ``CloseReason/writeQueueOverflow``: a peer that stops reading is disconnected; it never
-  /// blocks the loop or slows other connections. Default 4 MiB.
+  /// ``CloseReason/writeQueueOverflow``: a peer that stops reading is disconnected (a
+  /// ``LoopbackServer`` sends it `goodbye(slowConsumer)` after the frames it has begun); it
+  /// never blocks the loop or slows other connections. Default 4 MiB.
   public var maxQueuedWriteBytes: Int
   /// Whether to set `TCP_NODELAY` (disable Nagle's algorithm). Default `true`: writes are already
   /// coalesced per loop turn, so Nagle would only add latency.

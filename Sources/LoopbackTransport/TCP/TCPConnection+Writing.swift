@@ -48,16 +48,81 @@ extension TCPConnection {
     guard case .active = state else { return false }
     guard frameLength >= 0, frameLength <= configuration.maxFrameSize else { return false }
     guard queuedWriteBytes + 4 + frameLength <= configuration.maxQueuedWriteBytes else {
-      closeNow(.writeQueueOverflow)
+      overflowed()
       return false
     }
     // The common case appends to this turn's buffer, borrowed: no retain and release per frame.
-    if outgoing.appendFrame(length: frameLength, encode) { return true }
+    if let growth = outgoing.appendFrame(length: frameLength, encode) {
+      if growth != 0 { account(growth) }
+      return true
+    }
     let buffer = takeBuffer()
     buffer.appendFrame(length: frameLength, encode)
+    account(buffer.capacity)
     outgoing.hold(buffer)
     scheduleFlush()
     return true
+  }
+
+  /// A send would pass the write-queue bound: the owner's ``onWriteQueueOverflow`` decides
+  /// (a server sends `goodbye(slowConsumer)`), or the connection closes at once.
+  private func overflowed() {
+    if let handler = onWriteQueueOverflow {
+      handler()
+      // The handler must end the connection one way or another; a connection still active
+      // would grow past its bound.
+      if case .active = state { closeNow(.writeQueueOverflow) }
+    } else {
+      closeNow(.writeQueueOverflow)
+    }
+  }
+
+  /// Counts `bytes` more (or fewer, when negative) held for writing, here and in the
+  /// connection's ``writeAccount``.
+  @inline(__always)
+  func account(_ bytes: Int) {
+    heldWriteBytes &+= bytes
+    if let writeAccount { writeAccount.heldBytes &+= bytes }
+  }
+
+  /// Stops counting this connection's bytes in its ``writeAccount`` (they go within the drain
+  /// of a connection being cut): the account then speaks for the connections that go on.
+  package func leaveWriteAccount() {
+    loop.assertInEventLoop()
+    if let writeAccount { writeAccount.heldBytes &-= heldWriteBytes }
+    writeAccount = nil
+  }
+
+  /// Ends the stream with `payload` as its last frame, whatever the peer has read so far: the
+  /// frames queued and not yet handed to libuv are dropped and their memory freed; the one
+  /// write libuv may still be working on (which holds whole frames, and perhaps the frame the
+  /// peer is in the middle of) is finished; then the final frame is written and the connection
+  /// closes, as ``close(reason:afterFlushing:)`` with `afterFlushing` would. The peer thus sees
+  /// whole frames ending in `payload`, if it reads before the layer above cuts the connection.
+  ///
+  /// Does nothing on a connection that is already closing.
+  ///
+  /// - Parameters:
+  ///   - payload: The last frame's payload (a goodbye); written even past the write-queue
+  ///     bound.
+  ///   - reason: Why, for `onClose`.
+  package func replaceQueuedFrames(
+    withFinalFrame payload: UnsafeRawBufferPointer, reason: CloseReason
+  ) {
+    loop.assertInEventLoop()
+    guard case .active = state else { return }
+    if let dropped = outgoing.take() { account(-dropped.capacity) }
+    spareBuffer = nil
+    let buffer = OutboundBuffer(capacity: payload.count + 4)
+    buffer.appendFrame(length: payload.count) { destination in
+      guard let base = payload.baseAddress, let target = destination.baseAddress else { return }
+      target.copyMemory(from: base, byteCount: payload.count)
+    }
+    account(buffer.capacity)
+    outgoing.hold(buffer)
+    state = .draining(reason)
+    stopReading()
+    scheduleFlush()
   }
 
   /// Queues raw bytes, with no frame header: for a stream that forwards bytes it read
@@ -77,9 +142,13 @@ extension TCPConnection {
       closeNow(.writeQueueOverflow)
       return false
     }
-    if outgoing.appendBytes(bytes) { return true }
+    if let growth = outgoing.appendBytes(bytes) {
+      if growth != 0 { account(growth) }
+      return true
+    }
     let buffer = takeBuffer()
     buffer.appendBytes(bytes)
+    account(buffer.capacity)
     outgoing.hold(buffer)
     scheduleFlush()
     return true
@@ -109,6 +178,12 @@ extension TCPConnection {
   }
 
   /// Loop's prepare/check handle: hands this turn's frames to libuv in one `uv_write`.
+  ///
+  /// Only once libuv has handed every earlier write to the kernel: while one is unfinished
+  /// (the peer reads slowly), new frames wait in `outgoing`, and the write callback flushes
+  /// them. So libuv holds at most one unfinished write, and the frames behind it are still
+  /// the connection's own, to drop if it is cut (``replaceQueuedFrames(withFinalFrame:reason:)``)
+  /// — a peer that doesn't read never has more than one write's frames stuck in libuv.
   func flush() {
     isFlushScheduled = false
     guard isEstablished, !outgoing.isEmpty else { return }
@@ -116,6 +191,8 @@ extension TCPConnection {
     case .active, .draining: break
     case .closing, .closed: return
     }
+    // The write callback of the unfinished write flushes again.
+    guard uv_stream_get_write_queue_size(uvStream(handle)) == 0 else { return }
     guard let buffer = outgoing.take() else { return }
     let request = allocateZeroed(uv_write_t.self)
     let owner = Unmanaged.passRetained(self)
@@ -125,6 +202,7 @@ extension TCPConnection {
     guard status == 0 else {
       owner.release()
       request.deallocate()
+      account(-buffer.capacity)
       recycle(buffer)
       closeNow(Self.reason(forWriteFailure: status))
       return
@@ -136,14 +214,19 @@ extension TCPConnection {
 
   /// Write callback: the oldest write in flight finished (or was cancelled by a close).
   fileprivate func didWrite(status: Int32) {
-    recycle(inFlight.removeFirst())
+    let written = inFlight.removeFirst()
+    account(-written.capacity)
+    recycle(written)
     if status < 0 {
       if status != UV_ECANCELED.rawValue { closeNow(Self.reason(forWriteFailure: status)) }
       return
     }
     if case .draining(let reason) = state, inFlight.isEmpty, outgoing.isEmpty {
       closeNow(reason)
+      return
     }
+    // Frames that waited for this write (``flush()``).
+    if !outgoing.isEmpty { scheduleFlush() }
   }
 
   private func takeBuffer() -> OutboundBuffer {
@@ -154,9 +237,11 @@ extension TCPConnection {
     return OutboundBuffer(capacity: 4096)
   }
 
-  /// Keeps one written buffer for reuse, unless it grew large.
+  /// Keeps one written buffer for reuse, unless it grew past 64 KB (a burst's) or the
+  /// connection is closing: then the memory goes back at once, so that idle connections hold
+  /// no more than 64 KB each for writing, however large a burst they once read.
   private func recycle(_ buffer: OutboundBuffer) {
-    guard spareBuffer == nil, buffer.capacity <= 1 << 20, !isClosedState else { return }
+    guard spareBuffer == nil, buffer.capacity <= 64 << 10, case .active = state else { return }
     buffer.reset()
     spareBuffer = buffer
   }

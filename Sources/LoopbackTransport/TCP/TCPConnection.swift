@@ -15,10 +15,12 @@ import CLibUV
 /// ```
 ///
 /// Writes: ``send(frame:)`` appends to an outgoing buffer; once per loop turn every connection
-/// with queued frames issues one `uv_write` for all of them. If more than
-/// ``TCPConfiguration/maxQueuedWriteBytes`` would wait to be written, the connection is closed
-/// with ``CloseReason/writeQueueOverflow`` — a peer that stops reading is disconnected instead of
-/// growing memory or stalling the loop.
+/// with queued frames issues one `uv_write` for all of them — once libuv has handed the last
+/// one to the kernel, so that at most one write is unfinished and the frames behind it stay
+/// the connection's own. If more than ``TCPConfiguration/maxQueuedWriteBytes`` would wait to be
+/// written, the connection is closed with ``CloseReason/writeQueueOverflow`` (or its owner's
+/// `onWriteQueueOverflow` ends the stream with a last frame) — a peer that stops reading is
+/// disconnected instead of growing memory or stalling the loop.
 ///
 /// Reads: the connection reads into its loop's shared read buffer and decodes frames across
 /// partial reads; a header announcing more than ``TCPConfiguration/maxFrameSize`` closes it with
@@ -67,6 +69,22 @@ public final class TCPConnection {
   public var onClose: ((CloseReason) -> Void)?
   /// Fires once when a client connection is established (never for accepted connections).
   public var onConnect: (() -> Void)?
+  /// Called, instead of closing at once with ``CloseReason/writeQueueOverflow``, when a send
+  /// would pass ``TCPConfiguration/maxQueuedWriteBytes``: a server ends the stream with a
+  /// goodbye (``replaceQueuedFrames(withFinalFrame:reason:)``). If the connection is still
+  /// active after it, it closes at once.
+  package var onWriteQueueOverflow: (() -> Void)?
+  /// Where the connection's ``heldWriteBytes`` are added up with other connections' (a
+  /// server's write budget), if anywhere.
+  @exclusivity(unchecked) package var writeAccount: WriteAccount?
+  /// Bytes the connection holds for writing: the memory (capacity) of its buffers of frames
+  /// queued and not yet handed to libuv, and of the writes libuv has not yet reported done
+  /// (a reusable spare buffer, at most 64 KB, is not counted). Memory, where
+  /// ``queuedWriteBytes`` counts the frames' bytes the kernel has not yet taken.
+  ///
+  /// Unchecked exclusivity: loop-confined, and each access is one read or one write (every
+  /// frame sent updates it).
+  @exclusivity(unchecked) package internal(set) var heldWriteBytes = 0
   /// Fires after a read that changed ``bufferedFrameBytes``, once its frames were delivered;
   /// for a server's account of the bytes all its connections hold.
   var onBufferedBytesChange: (() -> Void)?
@@ -237,8 +255,10 @@ public final class TCPConnection {
     switch state {
     case .closing, .closed:
       return
-    case .draining:
-      if afterFlushing { return }
+    case .draining(let first):
+      // Cut short, for the reason it was closed with.
+      if !afterFlushing { closeNow(first) }
+      return
     case .active:
       if afterFlushing && (!outgoing.isEmpty || !inFlight.isEmpty) {
         state = .draining(reason)
@@ -264,7 +284,8 @@ public final class TCPConnection {
     }
     state = .closing(reason)
     isReading = false
-    _ = outgoing.take()
+    if let dropped = outgoing.take() { account(-dropped.capacity) }
+    spareBuffer = nil
     return true
   }
 
@@ -292,6 +313,9 @@ public final class TCPConnection {
     assert(inFlight.isEmpty, "libuv runs write callbacks before the close callback")
     inFlight.removeAll()
     spareBuffer = nil
+    account(-heldWriteBytes)
+    writeAccount = nil
+    onWriteQueueOverflow = nil
     let onClose = self.onClose
     self.onClose = nil
     onFrame = nil

@@ -104,6 +104,12 @@ public final class TCPListener {
   }
 
   /// Connection callback: accept one connection.
+  ///
+  /// Accepting never stops on its own: out of descriptors (`EMFILE`), libuv accepts and closes
+  /// the waiting connections with a descriptor it keeps for that and reports the error here
+  /// (`onError`), and the listener goes on; a server keeps below the limit with its caps
+  /// (``LoopbackServerConfiguration/maxConnections``). Only a connection handle that can't be
+  /// made (the loop is shutting down, and the listener with it) leaves the accept to libuv.
   fileprivate func acceptConnection(status: Int32) {
     guard !isClosed else { return }
     guard status == 0 else {

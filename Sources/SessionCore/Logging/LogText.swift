@@ -17,6 +17,9 @@ package enum LogText {
   ///
   /// - `\n`, `\r` and `\t` become `\n`, `\r` and `\t`; a backslash becomes `\\`, so that
   ///   escapes are unambiguous.
+  /// - `[` and `]` become `\[` and `\]`: log lines put a client's name in brackets
+  ///   (`closed: peer closed [Ada]`), so a name must not be able to close the bracket early and
+  ///   fake what follows.
   /// - Other control characters (C0, DEL, C1), the line and paragraph separators U+2028 and
   ///   U+2029, and the bidirectional formatting characters (U+061C, U+200E, U+200F,
   ///   U+202A–U+202E, U+2066–U+2069) become `\u{…}` with the scalar's hexadecimal value.
@@ -30,7 +33,10 @@ package enum LogText {
   /// - Complexity: O(`limit`): the text is read only as far as the cut (and its UTF-8 size,
   ///   which a native string knows).
   package static func escaped(_ text: String, limit: Int = LogText.limit) -> String {
-    if text.utf8.count <= limit, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }) {
+    let isPlain = text.utf8.allSatisfy {
+      $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C && $0 != 0x5B && $0 != 0x5D
+    }
+    if text.utf8.count <= limit, isPlain {
       return text  // printable ASCII, short: the common case
     }
     var result = ""
@@ -59,6 +65,8 @@ package enum LogText {
     case 0x0D: return "\\r"
     case 0x09: return "\\t"
     case 0x5C: return "\\\\"
+    case 0x5B: return "\\["
+    case 0x5D: return "\\]"
     case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E,
       0x2066...0x2069:
       return "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"

@@ -16,7 +16,10 @@ import Synchronization
   let usage = serveUsage
   let options = try OptionParser(
     arguments,
-    options: ["--port", "--key", "--secret", "--heartbeat-timeout", "--grace", "--hello-timeout"],
+    options: [
+      "--port", "--key", "--secret", "--heartbeat-timeout", "--grace", "--hello-timeout",
+      "--max-connections", "--max-pending", "--admission-timeout", "--write-budget",
+    ],
     switches: ["--ignore-stdin", "--quiet"], usage: usage)
   let port = try options.integer("--port", default: UInt16(0), in: 0...UInt16.max)
   let key = options.string("--key") ?? DefaultCredentials.key
@@ -28,11 +31,23 @@ import Synchronization
     "--heartbeat-timeout", default: service.heartbeatTimeout, in: 1...86_400_000)
   service.reconnectGrace = try options.integer(
     "--grace", default: service.reconnectGrace, in: 0...86_400_000)
-  var configuration = LoopbackServerConfiguration(port: port)
+  // Before the configuration: its default connection cap follows the open-file limit.
+  raiseOpenFileLimit()
+  let ceiling = LoopbackServerConfiguration.maximumConnections
+  let maxConnections = try options.integer("--max-connections", default: ceiling, in: 1...ceiling)
+  var configuration = LoopbackServerConfiguration(
+    port: port, maxConnections: maxConnections,
+    maxPendingConnections: try options.integer(
+      "--max-pending",
+      default: LoopbackServerConfiguration.defaultMaxPendingConnections(
+        maxConnections: maxConnections), in: 1...maxConnections))
   configuration.helloTimeout = try options.integer(
     "--hello-timeout", default: configuration.helloTimeout, in: 1...86_400_000)
+  configuration.admissionTimeout = try options.integer(
+    "--admission-timeout", default: configuration.admissionTimeout, in: 1...86_400_000)
+  configuration.maxQueuedWriteBytesTotal = try options.integer(
+    "--write-budget", default: configuration.maxQueuedWriteBytesTotal, in: 1...Int(Int32.max))
   let quiet = options.flag("--quiet")
-  raiseOpenFileLimit()
 
   let serviceConfiguration = service
   let server: LoopbackServer<SessionService>
@@ -45,7 +60,11 @@ import Synchronization
       },
       makeHost: {
         let service = SessionService(configuration: serviceConfiguration)
-        if !quiet { service.logHandler = { record in printLine("service: \(record.message)") } }
+        if !quiet {
+          // A peer decides how often the service logs about it: a few lines a second each.
+          let limiter = LoopbackLogLimiter { record in printLine("service: \(record.message)") }
+          service.logHandler = limiter.handler
+        }
         return service
       })
   } catch {
@@ -130,5 +149,6 @@ final class StopSignal: Sendable {
 /// The arguments `serve` takes.
 let serveUsage =
   "serve [--port N] [--key K --secret S] [--heartbeat-timeout MS] [--grace MS] "
-  + "[--hello-timeout MS] [--ignore-stdin] [--quiet]\n"
+  + "[--hello-timeout MS] [--max-connections N] [--max-pending N] [--admission-timeout MS] "
+  + "[--write-budget BYTES] [--ignore-stdin] [--quiet]\n"
   + "  prints its TCP port (listening on ...), then its media UDP port (media: udp ...)"
