@@ -113,9 +113,15 @@ def main():
                 log.write(text)
 
     threading.Thread(target=drain, daemon=True).start()
-    token = subprocess.run(
-        [options.binary, "token", "--session", "Room", "--key", KEY, "--secret", SECRET],
-        capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    def mint(user):
+        # One token per member, as an app server mints them: the service holds at most 50
+        # members per token (SessionService.md, "Members per token").
+        return subprocess.run(
+            [options.binary, "token", "--session", "Room", "--key", KEY, "--secret", SECRET,
+             "--user-key", user],
+            capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+
+    token = mint("sender")
 
     time.sleep(0.5)
     baseline = rss_kb(server.pid)
@@ -127,7 +133,7 @@ def main():
         s = socket.socket()
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         s.connect(("127.0.0.1", port))
-        s.sendall(hello(f"slow-{index}") + join("Room", f"Slow{index}", token))
+        s.sendall(hello(f"slow-{index}") + join("Room", f"Slow{index}", mint(f"slow-{index}")))
         slow.append(s)
     time.sleep(1.0)
 

@@ -38,6 +38,10 @@ public struct TokenMinter: Sendable, CustomStringConvertible {
   ///   - userKey: The app's user identifier (`user_key`), if any.
   ///   - sessionKey: The session key (`session_key`), if any.
   ///   - version: The `version` claim; 1 is the only version verifiers accept.
+  ///   - tokenID: A JWT ID (`jti`, RFC 7519 §4.1.7) that makes this token unlike any other with
+  ///     the same claims, as an app server minting one token per user does (the service holds
+  ///     at most ``ServiceConfiguration/maxMembersPerToken`` members per token); verifiers
+  ///     ignore it.
   /// - Returns: The compact token `header.payload.signature`.
   public func mint(
     sessionName: String,
@@ -46,7 +50,8 @@ public struct TokenMinter: Sendable, CustomStringConvertible {
     expiresIn: Int64 = 7_200,
     userKey: String? = nil,
     sessionKey: String? = nil,
-    version: Int = 1
+    version: Int = 1,
+    tokenID: String? = nil
   ) -> String {
     var claims = [
       "\"app_key\":" + TokenJSONWriter.quoted(appKey),
@@ -58,6 +63,7 @@ public struct TokenMinter: Sendable, CustomStringConvertible {
     ]
     if let userKey { claims.append("\"user_key\":" + TokenJSONWriter.quoted(userKey)) }
     if let sessionKey { claims.append("\"session_key\":" + TokenJSONWriter.quoted(sessionKey)) }
+    if let tokenID { claims.append("\"jti\":" + TokenJSONWriter.quoted(tokenID)) }
     return mintRaw(
       headerJSON: #"{"alg":"HS256","typ":"JWT"}"#,
       payloadJSON: "{" + claims.joined(separator: ",") + "}"

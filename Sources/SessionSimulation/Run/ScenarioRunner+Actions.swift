@@ -33,7 +33,10 @@ extension ScenarioRunner {
     let session = scenario.session.name
     switch peer.spec.token {
     case .valid:
-      return minter.mint(sessionName: session, role: role, issuedAt: issuedAt)
+      // One token per peer, as an app server mints one per user: peers that join in the same
+      // second do not share one (the service bounds the members per token).
+      return minter.mint(
+        sessionName: session, role: role, issuedAt: issuedAt, tokenID: peer.name)
     case .expired:
       return minter.mint(sessionName: session, role: role, issuedAt: issuedAt - 10_800)
     case .notYetValid:

@@ -34,8 +34,11 @@ final class PeerGroup {
   }
 
   private func token(for peer: ScriptedPeer) -> String {
+    // One token per peer, as an app server mints one per user (the service bounds the
+    // members per token).
     minter.mint(
-      sessionName: options.session, role: peer.role, issuedAt: factory.clock.now() / 1_000 - 30)
+      sessionName: options.session, role: peer.role, issuedAt: factory.clock.now() / 1_000 - 30,
+      tokenID: peer.name)
   }
 
   /// Starts joining every peer that is out of the session.
