@@ -98,6 +98,22 @@ private func serverError(_ payload: [UInt8]) -> WireError? {
     #expect(hex(WireEncoder.payload(refused)) == "98 02 09 01 02")
   }
 
+  @Test func aCredentialWithAKeyOfAnyOtherLengthIsRefused() {
+    let good = WireEncoder.payload(
+      ServerMessage.media(
+        .credential(MediaCredential(id: 5, key: [UInt8](repeating: 9, count: 16)))))
+    #expect(hex(good) == "98 05 05 10 " + Array(repeating: "09", count: 16).joined(separator: " "))
+    for length: UInt8 in [0, 15, 17, 32, 0x7F] {
+      var bytes: [UInt8] = [0x98, 0x05, 0x05, length]
+      bytes += [UInt8](repeating: 9, count: Int(length))
+      #expect(serverError(bytes)?.code == .invalidValue, "key of \(length) bytes")
+    }
+    #expect(serverError(Array(good.dropLast()))?.code == .truncated)
+    #expect(serverError([0x98, 0x06, 0x03])?.code == .invalidEnumValue)
+    #expect(
+      hex(WireEncoder.payload(ServerMessage.media(.unbound(.consentExpired)))) == "98 06 01")
+  }
+
   @Test func unknownTagsAreRefused() {
     for tag: UInt8 in [0, 5, 0xFF] {
       let request = clientError([0x15, tag])

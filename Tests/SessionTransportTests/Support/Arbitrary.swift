@@ -259,7 +259,7 @@ struct Arbitrary {
   }
 
   /// The number of `MediaNotice` cases.
-  static let mediaNoticeCaseCount = 4
+  static let mediaNoticeCaseCount = 6
 
   mutating func mediaNotice() -> MediaNotice {
     mediaNotice(case: int(in: 0...Self.mediaNoticeCaseCount - 1))
@@ -272,7 +272,13 @@ struct Arbitrary {
       .subscribeRefused(
         publisher: user(), kind: mediaKind(), reason: element(MediaRefusalReason.self))
     case 2: .keyFrameRequested(stream())
-    default: .downlinkEstimate(uint32())
+    case 3: .downlinkEstimate(uint32())
+    case 4:
+      .credential(
+        MediaCredential(
+          id: uint64(),
+          key: (0..<MediaCredential.keySize).map { _ in UInt8(truncatingIfNeeded: uint64()) }))
+    default: .unbound(element(MediaUnboundReason.self))
     }
   }
 
