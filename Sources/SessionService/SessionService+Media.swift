@@ -111,24 +111,14 @@ extension SessionService: MediaHost {
     // Everything else comes from a bound endpoint, under its member's key: a flood from
     // unbound addresses costs a lookup, never a MAC.
     guard let identity = mediaEndpoints[endpoint] else {
-      if (try? MediaDatagram.decode(body)) == nil {
-        refuseMalformed(body)
-      } else {
-        mediaStatistics.dropped.unbound &+= 1
-      }
+      if decodeOrRefuse(body) != nil { mediaStatistics.dropped.unbound &+= 1 }
       return
     }
     guard identity.authenticator.isAuthentic(buffer) else {
       mediaStatistics.dropped.unauthenticated &+= 1
       return
     }
-    let datagram: MediaDatagram
-    do {
-      datagram = try MediaDatagram.decode(body)
-    } catch {
-      refuseMalformed(error)
-      return
-    }
+    guard let datagram = decodeOrRefuse(body) else { return }
     identity.lastHeard = now
     switch datagram {
     case .packet(let packet):
@@ -151,11 +141,13 @@ extension SessionService: MediaHost {
     mediaStatistics.malformedReasons[error.reason, default: 0] &+= 1
   }
 
-  private func refuseMalformed(_ body: UnsafeRawBufferPointer) {
+  /// The body decoded, or `nil` after counting it malformed by its reason.
+  private func decodeOrRefuse(_ body: UnsafeRawBufferPointer) -> MediaDatagram? {
     do {
-      _ = try MediaDatagram.decode(body)
+      return try MediaDatagram.decode(body)
     } catch {
       refuseMalformed(error)
+      return nil
     }
   }
 
@@ -165,13 +157,7 @@ extension SessionService: MediaHost {
     _ buffer: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer,
     from endpoint: MediaEndpointID, now: Int64
   ) {
-    let datagram: MediaDatagram
-    do {
-      datagram = try MediaDatagram.decode(body)
-    } catch {
-      refuseMalformed(error)
-      return
-    }
+    guard let datagram = decodeOrRefuse(body) else { return }
     let credential: UInt64
     switch datagram {
     case .bind(let bind): credential = bind.credential

@@ -112,6 +112,17 @@ struct MediaBadInputTests {
     return peer
   }
 
+  /// Subscribes `viewer` to `publisher`'s video and waits for its first 10 frames.
+  static func watch(_ publisher: UserID, on viewer: Peer) throws -> CountingSink {
+    let sink = CountingSink()
+    try viewer.run { sdk in
+      let canvas = sdk.getSession()?.user(withID: publisher)?.getVideoCanvas()
+      _ = canvas?.subscribe(with: sink, aspectMode: .panAndScan, andResolution: .auto)
+    }
+    #expect(waitUntil(timeoutSeconds: 20) { sink.frames.withLock { $0 } >= 10 })
+    return sink
+  }
+
   @Test func hostilePacketsAreDroppedAndCountedAndTheRelayGoesOn() throws {
     let harness = try LoopbackHarness()
     defer { harness.shutdown() }
@@ -121,12 +132,7 @@ struct MediaBadInputTests {
     let aliceID = try #require(try alice.myID())
     let malloryID = try #require(try mallory.myID())
     #expect(bob.waitFor { $0 == .onUserJoin([malloryID]) })
-    let sink = CountingSink()
-    try bob.run { sdk in
-      let canvas = sdk.getSession()?.user(withID: aliceID)?.getVideoCanvas()
-      _ = canvas?.subscribe(with: sink, aspectMode: .panAndScan, andResolution: .auto)
-    }
-    #expect(waitUntil(timeoutSeconds: 20) { sink.frames.withLock { $0 } >= 10 })
+    let sink = try Self.watch(aliceID, on: bob)
 
     // Every kind of hostile datagram, from one raw socket.
     let mediaPort = try #require(harness.server.mediaPort)
@@ -192,12 +198,7 @@ struct MediaBadInputTests {
     let alice = try Self.joinWithMedia("alice", harness: harness, videoOn: true)
     let bob = try Self.joinWithMedia("bob", harness: harness, videoOn: false)
     let aliceID = try #require(try alice.myID())
-    let sink = CountingSink()
-    try bob.run { sdk in
-      let canvas = sdk.getSession()?.user(withID: aliceID)?.getVideoCanvas()
-      _ = canvas?.subscribe(with: sink, aspectMode: .panAndScan, andResolution: .auto)
-    }
-    #expect(waitUntil(timeoutSeconds: 20) { sink.frames.withLock { $0 } >= 10 })
+    let sink = try Self.watch(aliceID, on: bob)
     let mediaPort = try #require(harness.server.mediaPort)
     // 400 fresh sockets, 25 times the table, each sending one junk datagram (in batches,
     // so that the process keeps few descriptors open at once).
@@ -307,12 +308,7 @@ struct MediaBadInputTests {
     let mallory = try Self.joinWithMedia("mallory", harness: harness, videoOn: false)
     let aliceID = try #require(try alice.myID())
     let malloryID = try #require(try mallory.myID())
-    let sink = CountingSink()
-    try mallory.run { sdk in
-      let canvas = sdk.getSession()?.user(withID: aliceID)?.getVideoCanvas()
-      _ = canvas?.subscribe(with: sink, aspectMode: .panAndScan, andResolution: .auto)
-    }
-    #expect(waitUntil(timeoutSeconds: 20) { sink.frames.withLock { $0 } >= 10 })
+    let sink = try Self.watch(aliceID, on: mallory)
     let credential = try #require(try mallory.run { $0.mediaCredentialForTesting })
     let mediaPort = try #require(harness.server.mediaPort)
     let victim = try ListeningUDP()

@@ -164,19 +164,21 @@ private enum SplitMixInversion {
 
   // MARK: N7: resume guessing
 
+  /// A resume of `client`'s membership with `token`.
+  private func resume(of client: ServiceHarness.Client, token: UInt64) -> ClientMessage {
+    .resume(
+      ResumeRequest(
+        sessionID: client.sessionID ?? "", user: client.user ?? 0, resumeToken: token,
+        lastSequence: 0))
+  }
+
   @Test func wrongResumesAreAnsweredThenTheConnectionIsClosedWithOneLogLineEach() throws {
     let harness = ServiceHarness()
     let ada = try harness.join("Ada")
     let guesser = harness.connect()
     let client = try #require(harness.clients[ada])
     let logBefore = harness.logLines.filter { $0.contains("resume") }.count
-    for guess in 0..<20 {
-      harness.send(
-        .resume(
-          ResumeRequest(
-            sessionID: client.sessionID ?? "", user: client.user ?? 0,
-            resumeToken: UInt64(guess), lastSequence: 0)), on: guesser)
-    }
+    for guess in 0..<20 { harness.send(resume(of: client, token: UInt64(guess)), on: guesser) }
     let replies = harness.messages(to: guesser)
     #expect(replies == Array(repeating: .left(.networkError), count: 4))
     #expect(harness.clients[guesser]?.isOpen == false)
@@ -195,18 +197,8 @@ private enum SplitMixInversion {
     harness.close(ada)
     let client = try #require(harness.clients[ada])
     let connection = harness.connect()
-    for guess in 0..<3 {
-      harness.send(
-        .resume(
-          ResumeRequest(
-            sessionID: client.sessionID ?? "", user: client.user ?? 0,
-            resumeToken: UInt64(guess), lastSequence: 0)), on: connection)
-    }
-    harness.send(
-      .resume(
-        ResumeRequest(
-          sessionID: client.sessionID ?? "", user: client.user ?? 0,
-          resumeToken: client.resumeToken ?? 0, lastSequence: 0)), on: connection)
+    for guess in 0..<3 { harness.send(resume(of: client, token: UInt64(guess)), on: connection) }
+    harness.send(resume(of: client, token: client.resumeToken ?? 0), on: connection)
     #expect(harness.clients[connection]?.isOpen == true)
     #expect(
       harness.messages(to: connection).contains { if case .joined = $0 { true } else { false } })
