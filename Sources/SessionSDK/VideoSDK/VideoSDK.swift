@@ -203,15 +203,6 @@ public final class VideoSDK {
   /// Delivers a held-back link closure, which starts a resume.
   @_spi(Testing) public func resumeLinkForTesting() { engine.resumeLinkForTesting() }
 
-  /// The resume token of the membership, while in the session: what the media plane binds
-  /// with. A raw-socket test uses it to act as a hostile client bound as this member.
-  @_spi(Testing) public var resumeTokenForTesting: UInt64? {
-    switch engine.lifecycle.state {
-    case .inSession(let token), .resuming(_, let token): token
-    default: nil
-    }
-  }
-
   /// The media credential the service sent for the membership, once it did: what the media
   /// plane tags its datagrams with. A raw-socket test uses it to act as a hostile client
   /// holding this member's own credential.
