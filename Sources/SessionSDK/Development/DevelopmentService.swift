@@ -37,9 +37,16 @@ public enum DevelopmentService {
   public static func token(
     sessionName: String, role: TokenRole = .participant, userKey: String? = nil
   ) -> String {
-    TokenMinter(appKey: sdkKey, secret: sdkSecret).mint(
-      sessionName: sessionName, role: role, issuedAt: wallClock() / 1_000 - 30, userKey: userKey)
+    // Each token its own (a `jti`), as an app server mints one per user: the service holds
+    // at most 50 members per token.
+    let number = tokensMinted.add(1, ordering: .relaxed).newValue
+    return TokenMinter(appKey: sdkKey, secret: sdkSecret).mint(
+      sessionName: sessionName, role: role, issuedAt: wallClock() / 1_000 - 30, userKey: userKey,
+      tokenID: "development-\(number)")
   }
+
+  /// Tokens minted by ``token(sessionName:role:userKey:)`` in this process.
+  private static let tokensMinted = Atomic<UInt64>(0)
 
   /// The names of the live sessions of a domain's development service, sorted.
   ///

@@ -94,10 +94,16 @@ public final class SessionTestbed {
     role: TokenRole = .participant, sessionName: String? = nil, userKey: String? = nil,
     sessionKey: String? = nil
   ) -> String {
-    minter.mint(
+    // Each token its own (a `jti`), as an app server mints one per user: the service holds
+    // at most 50 members per token.
+    tokensMinted += 1
+    return minter.mint(
       sessionName: sessionName ?? self.sessionName, role: role, issuedAt: now / 1_000 - 30,
-      userKey: userKey, sessionKey: sessionKey)
+      userKey: userKey, sessionKey: sessionKey, tokenID: "testbed-\(tokensMinted)")
   }
+
+  /// Tokens minted by ``token(role:sessionName:userKey:sessionKey:)`` so far.
+  private var tokensMinted = 0
 
   /// A join context with a valid token; audio connects unmuted and video is off, as the SDK
   /// defaults.

@@ -96,7 +96,8 @@ final class MediaPeers: LatencyProbed {
     let contexts = sdks.indices.map { index in
       SessionContext(
         token: minter.mint(
-          sessionName: session, role: index == 0 ? .host : .participant, issuedAt: issuedAt),
+          sessionName: session, role: index == 0 ? .host : .participant, issuedAt: issuedAt,
+          tokenID: "\(index)"),
         sessionName: session, userName: "Peer \(index + 1)",
         audioOption: AudioOptions(connect: true, mute: false),
         videoOption: VideoOptions(localVideoOn: !cameraOff))

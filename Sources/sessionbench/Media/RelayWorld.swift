@@ -309,7 +309,8 @@ final class RelayLinks {
   func joinAll(session: String, minter: TokenMinter, now: Int64) {
     for (index, link) in links.enumerated() {
       let token = minter.mint(
-        sessionName: session, role: index == 0 ? .host : .participant, issuedAt: now / 1_000 - 30)
+        sessionName: session, role: index == 0 ? .host : .participant, issuedAt: now / 1_000 - 30,
+        tokenID: "\(index)")
       link.send(
         .join(
           JoinRequest(

@@ -53,7 +53,7 @@ final class ServiceMediaRun {
       service.connectionOpened(connection, now: Self.now)
       let token = minter.mint(
         sessionName: "Bench", role: index == 0 ? .host : .participant,
-        issuedAt: Self.now / 1_000 - 30)
+        issuedAt: Self.now / 1_000 - 30, tokenID: "\(index)")
       service.receive(
         .join(
           JoinRequest(

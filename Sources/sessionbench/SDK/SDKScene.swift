@@ -56,7 +56,7 @@ func runSDKScene(members: Int, commands: Int) -> SDKSceneResult {
     sdks.append(sdk)
     let token = minter.mint(
       sessionName: sessionName, role: index == 0 ? .host : .participant,
-      issuedAt: now / 1_000 - 30)
+      issuedAt: now / 1_000 - 30, tokenID: "\(index)")
     contexts.append(
       SessionContext(token: token, sessionName: sessionName, userName: "Member \(index + 1)"))
   }

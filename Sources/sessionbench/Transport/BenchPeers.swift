@@ -74,7 +74,8 @@ final class BenchPeers {
     let contexts = sdks.indices.map { index in
       SessionContext(
         token: minter.mint(
-          sessionName: session, role: index == 0 ? .host : .participant, issuedAt: issuedAt),
+          sessionName: session, role: index == 0 ? .host : .participant, issuedAt: issuedAt,
+          tokenID: "\(index)"),
         sessionName: session, userName: "Peer \(index + 1)")
     }
     let start = monotonicNanoseconds()

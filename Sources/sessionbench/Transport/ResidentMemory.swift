@@ -67,7 +67,8 @@ enum ResidentMemory {
       let session = "Room-\(index / sessionSize)"
       let role: TokenRole = index % sessionSize == 0 ? .host : .participant
       return SessionContext(
-        token: minter.mint(sessionName: session, role: role, issuedAt: issuedAt),
+        token: minter.mint(
+          sessionName: session, role: role, issuedAt: issuedAt, tokenID: "\(index)"),
         sessionName: session, userName: "Peer \(index + 1)")
     }
   }
