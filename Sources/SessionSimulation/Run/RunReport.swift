@@ -49,6 +49,10 @@ public struct RunReport: Sendable, Hashable, Codable {
   public var refusedActions: Int
   /// Refusals by operation (`startAnnotation`: 3).
   public var refusedByOperation: [String: Int]
+  /// Joins that ended in an error, by the SDK error the peer got: refused by the service
+  /// (`Errors_Session_Join_Failed` when a session is full, a bad token's 15xx) or failed to
+  /// reach it; a peer that retries counts once per failure.
+  public var refusedJoins: [String: Int] = [:]
   /// Operations skipped because the peer was out, dead or paused.
   public var skippedActions: Int
   /// Faults injected.
@@ -75,6 +79,11 @@ public struct RunReport: Sendable, Hashable, Codable {
       + "\(SimDuration.ms(simulatedMilliseconds)) simulated, \(callbacks) callbacks, "
       + "\(actions) actions (\(refusedActions) refused, \(skippedActions) skipped), "
       + "\(faults) faults"
+    let joinsRefused = refusedJoins.values.reduce(0, +)
+    if joinsRefused > 0 {
+      let reasons = refusedJoins.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+      line += ", \(joinsRefused) joins failed (\(reasons.joined(separator: ", ")))"
+    }
     if let converged = convergedAfterHeal {
       line += ", converged \(SimDuration.ms(converged)) after heal"
     }

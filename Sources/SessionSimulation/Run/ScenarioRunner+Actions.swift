@@ -26,6 +26,12 @@ extension ScenarioRunner {
     }
   }
 
+  /// Whether an error is the service's (or the SDK's) answer to a join: the 15xx join errors
+  /// and a failed join (a full session, one with every id used, too many members on a token).
+  static func isJoinRefusal(_ error: VideoSDKError) -> Bool {
+    (1_500..<1_600).contains(error.rawValue) || error == .sessionJoinFailed
+  }
+
   /// A token for the peer's next join, as its spec says (valid, or broken one way).
   func token(for peer: SimulatedPeer) -> String {
     let issuedAt = world.clock(for: peer.name)() / 1_000 - 30
@@ -55,6 +61,9 @@ extension ScenarioRunner {
   /// a second after a network error ends it (as the seeds' apps would on `NetworkError`), and
   /// tries again a second after a join that failed to reach the service.
   func afterCallback(_ callback: VideoSDKCallback, of peer: SimulatedPeer) {
+    if case .onError(let error, _) = callback, !peer.isInSession, Self.isJoinRefusal(error) {
+      refusedJoins[error.sdkName, default: 0] += 1
+    }
     switch callback {
     case .onSessionLeave(let reason):
       guard reason == .networkError, peer.wantsSession else {

@@ -76,6 +76,8 @@ public final class ScenarioRunner: @unchecked Sendable {
   var refusedCount = 0
   var skippedCount = 0
   var refusedOperations: [String: Int] = [:]
+  /// Joins the service refused, by the SDK error name.
+  var refusedJoins: [String: Int] = [:]
   var faultCount = 0
   var unsupported: [String] = []
   var healedAt: Int64?
@@ -175,7 +177,7 @@ public final class ScenarioRunner: @unchecked Sendable {
       failures: failures.sorted { $0.at < $1.at }, peers: peers.count,
       simulatedMilliseconds: finalTime, wallSeconds: wallSeconds,
       callbacks: callbacks, actions: actionCount, refusedActions: refusedCount,
-      refusedByOperation: refusedOperations,
+      refusedByOperation: refusedOperations, refusedJoins: refusedJoins,
       skippedActions: skippedCount, faults: faultCount, unsupportedFaults: unsupported,
       convergedAfterHeal: convergedAt, inFlight: inFlight,
       traceDigest: options.keepsTrace ? trace.digestText : "",

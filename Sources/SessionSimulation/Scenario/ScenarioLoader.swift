@@ -135,6 +135,17 @@ public enum ScenarioLoader {
       try validate(peer.media, at: "\(path).media")
     }
     guard total >= 1 else { throw fail("peers", "a scenario needs at least one peer") }
+    if let users = scenario.service?.maxUsers {
+      // The service admits no more members than a worst-case `joined` snapshot fits in one
+      // frame: a larger maxUsers would refuse joins without a word from the scenario.
+      let service = SessionService(configuration: serviceConfiguration(for: scenario, seed: 0))
+      guard users >= 1, users <= service.admissionLimit else {
+        throw fail(
+          "service.maxUsers",
+          "must be 1 to \(service.admissionLimit): the service holds no more members per session "
+            + "(a joined snapshot of more would not fit one frame)")
+      }
+    }
     try validate(scenario.network, at: "network")
     func requireMatch(_ pattern: String, _ path: String) throws {
       guard names.contains(pattern) || names.contains(where: { PeerPattern.matches(pattern, $0) })

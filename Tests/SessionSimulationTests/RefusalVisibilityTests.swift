@@ -1,0 +1,54 @@
+import SessionCore
+import SessionSimulation
+import Testing
+
+/// Joins the service refuses show in the report, and a scenario cannot ask for more members
+/// than the service holds.
+@Suite struct RefusalVisibilityTests {
+  @Test func refusedJoinsAreCountedByReasonAndNamedInTheSummary() throws {
+    let scenario = Scenario(
+      name: "full", duration: .seconds(5), session: SessionSpec(name: "Room"),
+      service: ServiceSpec(maxUsers: 3),
+      peers: [
+        PeerSpec(name: "host", role: .host, join: .exactly(.zero)),
+        PeerSpec(name: "guest-{i}", count: 4, join: .exactly(.seconds(1))),
+      ])
+    try ScenarioLoader.validate(scenario)
+    let world = DeterministicWorld(
+      seed: 1, service: ScenarioLoader.serviceConfiguration(for: scenario, seed: 1))
+    let report = try ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 1))
+      .run()
+    let failed = report.refusedJoins[VideoSDKError.sessionJoinFailed.sdkName] ?? 0
+    #expect(failed >= 2, "\(report.refusedJoins)")
+    #expect(report.summaryLine.contains("joins failed (Errors_Session_Join_Failed"))
+  }
+
+  @Test func aCleanRunReportsNoRefusedJoins() throws {
+    let scenario = Scenario(
+      name: "room", duration: .seconds(3), session: SessionSpec(name: "Room"),
+      peers: [PeerSpec(name: "p{i}", count: 3, join: .exactly(.zero))])
+    let world = DeterministicWorld(
+      seed: 2, service: ScenarioLoader.serviceConfiguration(for: scenario, seed: 2))
+    let report = try ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 2))
+      .run()
+    #expect(report.refusedJoins.isEmpty)
+    #expect(!report.summaryLine.contains("joins failed"))
+  }
+
+  @Test func aMaxUsersBeyondWhatTheServiceHoldsIsRefusedWhenItLoads() {
+    for users in [0, 5_000, Int.max] {
+      let scenario = Scenario(
+        name: "big", duration: .seconds(5), session: SessionSpec(name: "Room"),
+        service: ServiceSpec(maxUsers: users), peers: [PeerSpec(name: "a")])
+      #expect {
+        try ScenarioLoader.validate(scenario)
+      } throws: { error in
+        (error as? ScenarioError)?.path == "service.maxUsers"
+      }
+    }
+    let fits = Scenario(
+      name: "ok", duration: .seconds(5), session: SessionSpec(name: "Room"),
+      service: ServiceSpec(maxUsers: 1_000), peers: [PeerSpec(name: "a")])
+    #expect(throws: Never.self) { try ScenarioLoader.validate(fits) }
+  }
+}
