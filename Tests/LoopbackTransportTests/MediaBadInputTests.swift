@@ -13,6 +13,17 @@ import Testing
   import Darwin
 #endif
 
+/// A new IPv4 UDP socket's descriptor.
+private func udpSocket() throws -> Int32 {
+  #if canImport(Glibc)
+    let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+  #else
+    let descriptor = socket(AF_INET, SOCK_DGRAM, 0)
+  #endif
+  guard descriptor >= 0 else { throw POSIXError(.EIO) }
+  return descriptor
+}
+
 /// Hostile media on a raw UDP socket against a real server: malformed, truncated, oversized,
 /// unbound, spoofed and out-of-state packets are dropped and counted, never reach a
 /// subscriber, and never stop the relay.
@@ -30,12 +41,7 @@ struct MediaBadInputTests {
     var target = sockaddr_in()
 
     init(port: UInt16) throws {
-      #if canImport(Glibc)
-        descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-      #else
-        descriptor = socket(AF_INET, SOCK_DGRAM, 0)
-      #endif
-      guard descriptor >= 0 else { throw POSIXError(.EIO) }
+      descriptor = try udpSocket()
       target.sin_family = sa_family_t(AF_INET)
       target.sin_port = port.bigEndian
       target.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -222,12 +228,7 @@ struct MediaBadInputTests {
     private(set) var port: UInt16 = 0
 
     init() throws {
-      #if canImport(Glibc)
-        descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-      #else
-        descriptor = socket(AF_INET, SOCK_DGRAM, 0)
-      #endif
-      guard descriptor >= 0 else { throw POSIXError(.EIO) }
+      descriptor = try udpSocket()
       var address = sockaddr_in()
       address.sin_family = sa_family_t(AF_INET)
       address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -208,6 +208,15 @@ final class MediaWorld {
     #expect(reached.contains(subscriber.endpoint))
   }
 
+  /// A publisher (Pat, simulcast announced) and a viewer (Vi) watching its top layer.
+  func publisherAndViewer() throws -> (publisher: Peer, viewer: Peer) {
+    let publisher = try join("Pat")
+    let viewer = try join("Vi")
+    announceSimulcast(publisher)
+    subscribeAndFlow(viewer, to: publisher)
+    return (publisher, viewer)
+  }
+
   var statistics: MediaPlaneStatistics { service.mediaStatistics }
   var router: MediaRouter? { service.mediaRouter(ofSession: "Room") }
 }

@@ -61,10 +61,7 @@ import Testing
 
   @Test func datagramsWithoutTheMembersKeyFromItsOwnAddressAreDropped() throws {
     let world = MediaWorld()
-    let publisher = try world.join("Pat")
-    let viewer = try world.join("Vi")
-    world.announceSimulcast(publisher)
-    world.subscribeAndFlow(viewer, to: publisher)
+    let (publisher, viewer) = try world.publisherAndViewer()
     let estimate = world.router?.estimate(of: viewer.user)
     let mallory = try world.join("Mallory")
     let malloryKey = world.credential(mallory)
@@ -106,10 +103,7 @@ import Testing
 
   @Test func anAddressThatStopsAnsweringIsDroppedAndItsMemberTold() throws {
     let world = MediaWorld { $0.mediaConsentTimeout = 3_000_000 }
-    let publisher = try world.join("Pat")
-    let viewer = try world.join("Vi")
-    world.announceSimulcast(publisher)
-    world.subscribeAndFlow(viewer, to: publisher)
+    let (publisher, viewer) = try world.publisherAndViewer()
     let mark = world.harness.mark
     // The publisher keeps sending; the viewer's address goes silent for 4 s.
     var reached: [MediaEndpointID] = []
@@ -132,10 +126,7 @@ import Testing
 
   @Test func anAddressThatKeepsPingingKeepsItsConsent() throws {
     let world = MediaWorld { $0.mediaConsentTimeout = 3_000_000 }
-    let publisher = try world.join("Pat")
-    let viewer = try world.join("Vi")
-    world.announceSimulcast(publisher)
-    world.subscribeAndFlow(viewer, to: publisher)
+    let (publisher, viewer) = try world.publisherAndViewer()
     for step in 0..<100 {
       world.mediaNow += 100_000
       if step % 10 == 0 { world.receive(.ping(sendTime: world.mediaNow), from: viewer) }
