@@ -24,6 +24,9 @@ let commands: [String: Command] = [
   "run": Command(
     summary: "run a scenario file (deterministic or loopback mode) and print its verdict",
     usage: runUsage, run: runRun),
+  "merge": Command(
+    summary: "merge the --json lines of a sweep's shards into one verdict",
+    usage: mergeUsage, run: runMerge),
   "replay": Command(
     summary: "run a trace's scenario and seed again and compare the traces",
     usage: replayUsage, run: runReplay),

@@ -72,7 +72,14 @@ public struct RunReport: Sendable, Hashable, Codable {
   public var media: MediaSummary?
 
   /// One summary line: `PASS classroom seed 1: 32 peers, 60s, 1,234 callbacks, 0.8 s`.
-  public var summaryLine: String {
+  public var summaryLine: String { summaryLine(includingWallTime: true) }
+
+  /// The summary line, with or without its wall time (which differs from run to run while the
+  /// rest is a function of the scenario and seed).
+  ///
+  /// - Parameter includingWallTime: Whether to end with `, 0.80 s wall`.
+  /// - Returns: The line.
+  public func summaryLine(includingWallTime: Bool) -> String {
     let verdict = passed ? "PASS" : "FAIL"
     var line =
       "\(verdict) \(scenario) seed \(seed) [\(mode)]: \(peers) peers, "
@@ -87,7 +94,7 @@ public struct RunReport: Sendable, Hashable, Codable {
     if let converged = convergedAfterHeal {
       line += ", converged \(SimDuration.ms(converged)) after heal"
     }
-    line += ", \(String(format: "%.2f", wallSeconds)) s wall"
+    if includingWallTime { line += ", \(String(format: "%.2f", wallSeconds)) s wall" }
     return line
   }
 }

@@ -4,8 +4,8 @@ import SessionSimulation
 /// `sessionsim run SCENARIO`: runs a scenario file and prints its verdict.
 let runUsage = """
   run SCENARIO [--mode deterministic|loopback] [--seed N] [--seeds N] [--swarm]
-             [--peers N] [--duration T] [--trace FILE] [--json] [--check-determinism]
-             [--shrink [--shrink-out FILE]] [--watch PEER]
+             [--shard I/K] [--jobs J] [--peers N] [--duration T] [--trace FILE] [--json]
+             [--check-determinism] [--shrink [--shrink-out FILE]] [--watch PEER]
 
     SCENARIO             a scenario file (JSON; see Docs/Scenarios.md)
     --mode               deterministic (virtual network and clock; default) or loopback
@@ -14,10 +14,16 @@ let runUsage = """
     --seeds N            run N seeds from --seed on: one summary line each and a total
     --swarm              each seed draws its own network and fault rates from the
                          scenario's swarm ranges
+    --shard I/K          run only shard I of K (0 <= I < K): the seeds whose offset from
+                         --seed leaves I when divided by K; K machines or CI jobs cover the
+                         sweep, and `sessionsim merge` joins their --json lines
+    --jobs J             run the seeds on J worker processes of this program (1 to 256;
+                         default 1), with the same verdicts as one
     --peers N            scale the scenario's counted groups to about N peers in all
     --duration T         the scripted part's length (250ms, 30s, 2m)
     --trace FILE         write the run's trace (a header line, then one line per event)
-    --json               print the report(s) as JSON
+    --json               print one line of JSON per seed (its report and the sweep it
+                         belongs to), the input of `sessionsim merge`
     --check-determinism  run twice and compare the traces line by line
     --shrink             on a failure, shrink it and write the smallest failing scenario
     --shrink-out FILE    where --shrink writes (default <name>.shrunk.json)
@@ -35,6 +41,7 @@ let runUsage = """
     Array(arguments.dropFirst()),
     options: [
       "--mode", "--seed", "--seeds", "--peers", "--duration", "--trace", "--shrink-out", "--watch",
+      "--shard", "--jobs",
     ],
     switches: ["--swarm", "--json", "--check-determinism", "--shrink"], usage: runUsage)
   var scenario: Scenario
@@ -68,6 +75,23 @@ let runUsage = """
   }
   let swarm = parser.flag("--swarm")
   let json = parser.flag("--json")
+  var shard = SeedShard.whole
+  if let text = parser.string("--shard") {
+    do {
+      shard = try SeedShard(parsing: text)
+    } catch {
+      throw CommandFailure(error.message, status: 2)
+    }
+  }
+  let jobs = try parser.integer("--jobs", default: 1, in: 1...256)
+  if jobs > 1 {
+    for option in ["--trace", "--watch", "--shrink-out"] where parser.string(option) != nil {
+      throw CommandFailure("--jobs cannot be combined with \(option)", status: 2)
+    }
+    if parser.flag("--shrink") { throw CommandFailure("--jobs cannot shrink", status: 2) }
+    try runJobs(jobs, arguments: arguments, shard: shard, json: json)
+    return
+  }
   if parser.flag("--shrink") && mode != .deterministic {
     throw CommandFailure("--shrink needs --mode deterministic", status: 2)
   }
@@ -86,7 +110,7 @@ let runUsage = """
 
   var reports: [RunReport] = []
   var failed = false
-  for offset in 0..<seeds {
+  for offset in 0..<seeds where shard.contains(offset: offset) {
     let (seed, overflow) = firstSeed.addingReportingOverflow(UInt64(offset))
     guard !overflow else { break }
     var show: (@Sendable (String) -> Void)?
@@ -126,7 +150,14 @@ let runUsage = """
     report.replayCommand = report.replayCommand.replacingOccurrences(of: "<scenario>", with: path)
     reports.append(report)
     if !report.passed { failed = true }
-    if !json { printReport(report, verbose: seeds == 1) }
+    if json {
+      print(
+        try SweepRecord(report: report, swarm: swarm, firstSeed: firstSeed, seeds: seeds)
+          .jsonLine())
+      fflush(nil)
+    } else {
+      printReport(report, verbose: seeds == 1)
+    }
     if let file = parser.string("--trace") {
       let header = Simulation.TraceHeader(scenario: scenario, seed: seed, mode: mode, swarm: swarm)
       let text = Simulation.traceFile(header: header, lines: trace)
@@ -140,28 +171,11 @@ let runUsage = """
       try shrink(scenario, report: report, seed: seed, swarm: swarm, parser: parser, json: json)
     }
   }
-  if json {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    let data = try encoder.encode(seeds == 1 ? AnyReports.one(reports[0]) : .many(reports))
-    print(String(decoding: data, as: UTF8.self))
-  } else if seeds > 1 {
+  if !json, seeds > 1 {
     let passed = reports.count { $0.passed }
     print("total: \(passed) of \(reports.count) seeds passed")
   }
   if failed { throw CommandFailure("expectations failed", status: 1) }
-}
-
-private enum AnyReports: Encodable {
-  case one(RunReport)
-  case many([RunReport])
-
-  func encode(to encoder: any Encoder) throws {
-    switch self {
-    case .one(let report): try report.encode(to: encoder)
-    case .many(let reports): try reports.encode(to: encoder)
-    }
-  }
 }
 
 private func printReport(_ report: RunReport, verbose: Bool) {
