@@ -4,6 +4,8 @@
 //
 // Commands register themselves in `Commands.swift`.
 
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -39,9 +41,16 @@ if rest.contains(where: { ["-h", "--help"].contains($0) }) {
 do {
   try command.run(rest)
 } catch let failure as CommandFailure {
-  print("sessionsim \(name): \(failure)")
+  // On standard error: standard output holds the command's results (a sweep's --json lines,
+  // which `merge` reads), and a failure line there would spoil them.
+  printError("sessionsim \(name): \(failure)")
   exit(failure.status)
 } catch {
-  print("sessionsim \(name): \(error)")
+  printError("sessionsim \(name): \(error)")
   exit(1)
+}
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+  FileHandle.standardError.write(Data((line + "\n").utf8))
 }
