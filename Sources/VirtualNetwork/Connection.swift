@@ -84,6 +84,10 @@ final class Connection {
   /// The link while it is open at its end.
   var link: VirtualLink?
   var hostSide: HostSide = .notOpen
+  /// The client closed the connection before its open reached a host: as a TCP socket closed
+  /// before its handshake completed, it never reaches the service (its open and everything
+  /// behind it are dropped when they arrive).
+  var abandonedBeforeOpen = false
   /// The arrival time of the last message in each direction: the FIFO bound.
   var lastArrival: (uplink: Int64, downlink: Int64) = (0, 0)
   /// Messages waiting behind a partition or hold, in order, per direction.

@@ -72,7 +72,7 @@ public final class VirtualLink: SessionLink {
     guard state == .open else { return }
     end()
     if let network = peer.network, let connection = connectionState {
-      network.sendReliable(.clientClose, on: connection)
+      network.closeFromClient(connection)
     }
   }
 

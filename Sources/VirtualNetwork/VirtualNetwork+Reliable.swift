@@ -39,7 +39,7 @@ extension VirtualNetwork {
       trace(
         .closed, from: link.peer.name, to: Self.serviceNode, connection: connection.id,
         "heartbeat timeout")
-      sendReliable(.clientClose, on: connection)
+      closeFromClient(connection)
       handler?(.closed(.failed("heartbeat timeout")))
       return
     }
@@ -48,6 +48,18 @@ extension VirtualNetwork {
       sendReliable(.client(.heartbeat), on: connection)
     }
     scheduleTimer(for: link)
+  }
+
+  /// The client closes a connection. One whose open has not reached a host is abandoned, as
+  /// a TCP socket closed before its handshake completed: the service never hears of it, and
+  /// its open and messages still in flight are dropped when they arrive. Otherwise a close
+  /// goes after everything sent before it (as TCP's FIN follows the data).
+  func closeFromClient(_ connection: Connection) {
+    if connection.hostSide == .notOpen {
+      connection.abandonedBeforeOpen = true
+      return
+    }
+    sendReliable(.clientClose, on: connection)
   }
 
   // MARK: Sending
@@ -228,6 +240,10 @@ extension VirtualNetwork {
     let lane = connection.peer.uplink
     let id = connection.id
     let name = connection.peer.name
+    if connection.abandonedBeforeOpen, connection.hostSide == .notOpen {
+      discard(message, lane: lane, "closed before it opened")
+      return
+    }
     switch message.packet {
     case .open:
       guard let host else {

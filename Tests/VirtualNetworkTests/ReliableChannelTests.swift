@@ -148,6 +148,40 @@ struct ReliableChannelTests {
     #expect(network.statistics[peer: "ada", direction: .downlink].dropped == 1)
   }
 
+  /// The ghost member: a connection closed while its open was still being retransmitted never
+  /// reaches the host, nor does anything sent on it, as a TCP socket closed before its
+  /// handshake completed.
+  @Test func aConnectionClosedBeforeItsOpenArrivesNeverReachesTheHost() {
+    network.setBehavior(
+      LinkBehavior(minimumDelay: 20, loss: .bernoulli(1)), peer: "ada", direction: .uplink)
+    let (abandoned, _) = network.startLink("ada")
+    abandoned.send(command(1))
+    network.run(until: network.now + ms(1_000))
+    #expect(host.open.isEmpty, "the open is still being retransmitted")
+    abandoned.close()
+    // The uplink heals; the abandoned open and command would arrive now.
+    network.setBehavior(LinkBehavior(minimumDelay: 20), peer: "ada", direction: .uplink)
+    let (second, _) = network.startLink("ada")
+    second.send(command(2))
+    network.runUntilIdle(limit: ms(600_000))
+    #expect(host.open.count == 1, "only the second connection opened: \(host.open)")
+    #expect(host.commandIDs == [2])
+    #expect(host.closed.isEmpty)
+    #expect(network.statistics[peer: "ada", direction: .uplink].dropped >= 2)
+  }
+
+  @Test func aConnectionClosedAfterItsOpenArrivedClosesAfterItsData() throws {
+    network.setBehavior(LinkBehavior(minimumDelay: 40), peer: "ada", direction: .uplink)
+    let (link, _) = network.startLink("ada")
+    network.runUntilIdle()
+    let connection = try #require(link.connection)
+    link.send(command(1))
+    link.close()
+    network.runUntilIdle()
+    #expect(host.commandIDs == [1])
+    #expect(host.closed == [connection])
+  }
+
   @Test func aLinkStartedWithNoHostIsRefusedAfterARoundTrip() {
     network.killHost()
     network.setBehavior(LinkBehavior(minimumDelay: 15), peer: "ada", direction: .uplink)
