@@ -23,6 +23,24 @@ import Testing
     #expect(report.summaryLine.contains("joins failed (Errors_Session_Join_Failed"))
   }
 
+  @Test func theFirstFailingAssertionAfterARefusalSaysSo() throws {
+    let scenario = Scenario(
+      name: "full", duration: .seconds(5), session: SessionSpec(name: "Room"),
+      service: ServiceSpec(maxUsers: 3),
+      peers: [
+        PeerSpec(name: "host", role: .host, join: .exactly(.zero)),
+        PeerSpec(name: "guest-{i}", count: 4, join: .exactly(.seconds(1))),
+      ],
+      expect: Expectations(
+        assertions: [AssertionSpec(at: .seconds(4), host: "host", rosterCount: 5)]))
+    let world = DeterministicWorld(
+      seed: 1, service: ScenarioLoader.serviceConfiguration(for: scenario, seed: 1))
+    let report = try ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 1))
+      .run()
+    let first = try #require(report.failures.first { $0.check == "assertion" })
+    #expect(first.detail.contains("joins failed during the run: Errors_Session_Join_Failed"))
+  }
+
   @Test func aCleanRunReportsNoRefusedJoins() throws {
     let scenario = Scenario(
       name: "room", duration: .seconds(3), session: SessionSpec(name: "Room"),

@@ -174,7 +174,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     let callbacks = try world.perform { self.peers.reduce(0) { $0 + $1.callbackCount } }
     return RunReport(
       scenario: effective.name, mode: world.modeName, seed: options.seed,
-      failures: failures.sorted { $0.at < $1.at }, peers: peers.count,
+      failures: Self.namingRefusals(failures.sorted { $0.at < $1.at }, refusedJoins),
+      peers: peers.count,
       simulatedMilliseconds: finalTime, wallSeconds: wallSeconds,
       callbacks: callbacks, actions: actionCount, refusedActions: refusedCount,
       refusedByOperation: refusedOperations, refusedJoins: refusedJoins,
@@ -182,6 +183,25 @@ public final class ScenarioRunner: @unchecked Sendable {
       convergedAfterHeal: convergedAt, inFlight: inFlight,
       traceDigest: options.keepsTrace ? trace.digestText : "",
       replayCommand: replayCommand(), media: media)
+  }
+
+  /// The failures, the first assertion among them (or the first that finds a peer out of the
+  /// session) saying how many joins failed before, and why: a full session reads as such, not
+  /// as a missing peer alone.
+  static func namingRefusals(
+    _ failures: [RunReport.Failure], _ refusedJoins: [String: Int]
+  ) -> [RunReport.Failure] {
+    let total = refusedJoins.values.reduce(0, +)
+    guard total > 0,
+      let index = failures.firstIndex(where: {
+        $0.check == "assertion" || $0.detail.contains("not in the session")
+      })
+    else { return failures }
+    var named = failures
+    let reasons = refusedJoins.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+    named[index].detail +=
+      " (\(total) joins failed during the run: \(reasons.joined(separator: ", ")))"
+    return named
   }
 
   /// The trace's lines, when the options kept them.
