@@ -72,6 +72,13 @@ struct CrossProcessTests {
       }
       idle.append(raw)
     }
+    // The honest clients come after the burst has been taken in (150 − 48 pending evicted):
+    // a connect in the middle of it, while the evicted connections still hold their
+    // descriptors, can meet a full descriptor table (Docs/LoopbackTransport.md, "Resource
+    // limits").
+    #expect(
+      waitUntil(timeoutSeconds: 30) { server.output.count { $0.contains("evicted") } >= 100 },
+      "\(server.output.suffix(5))")
     let harness = try LoopbackHarness(externalPort: port)
     let ada = try harness.join("Ada", role: .host)
     let bob = try harness.join("Bob")

@@ -176,7 +176,7 @@ struct LoopbackFuzzTests {
     name: String, bytes: [UInt8], end: RawClient.End, close: LoopbackLogRecord?, step: Int,
     tally: inout Tally
   ) {
-    let (frames, undecodable) = RawWire.decodeServerFrames(bytes)
+    let (frames, undecodable, _) = RawWire.decodeServerFrames(bytes)
     #expect(undecodable == nil, "step \(step): \(name) got a frame that doesn't decode")
     let goodbyes = frames.compactMap { frame -> WireGoodbye? in
       if case .goodbye(let goodbye) = frame { goodbye } else { nil }

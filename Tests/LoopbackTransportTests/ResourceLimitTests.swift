@@ -169,7 +169,7 @@ struct ResourceLimitTests {
     for raw in raws {
       let (bytes, end) = raw.readToEnd(timeoutSeconds: 30)
       #expect(end == .endOfStream, "\(end)")
-      let (frames, consumed) = Self.wholeFrames(bytes)
+      let (frames, _, consumed) = RawWire.decodeServerFrames(bytes)
       #expect(consumed == bytes.count, "the stream ended mid-frame: \(consumed) of \(bytes.count)")
       guard case .goodbye(let goodbye)? = frames.last else {
         Issue.record("the stream does not end in a goodbye: \(frames.suffix(2))")
@@ -196,24 +196,6 @@ struct ResourceLimitTests {
   static func chats(of peer: Peer) -> Int {
     peer.callbacks.values.filter { if case .onChatNewMessageNotify = $0 { true } else { false } }
       .count
-  }
-
-  /// The frames at the start of `bytes`, and how many bytes they take.
-  static func wholeFrames(_ bytes: [UInt8]) -> ([WireServerFrame], Int) {
-    var frames: [WireServerFrame] = []
-    var offset = 0
-    let decoder = WireDecoder()
-    while bytes.count - offset >= 4 {
-      let length =
-        Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
-        | Int(bytes[offset + 3])
-      guard bytes.count - offset - 4 >= length,
-        let frame = try? decoder.decodeServerFrame(bytes[(offset + 4)..<(offset + 4 + length)])
-      else { break }
-      frames.append(frame)
-      offset += 4 + length
-    }
-    return (frames, offset)
   }
 
   // MARK: Logs

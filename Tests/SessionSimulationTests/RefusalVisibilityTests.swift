@@ -5,50 +5,47 @@ import Testing
 /// Joins the service refuses show in the report, and a scenario cannot ask for more members
 /// than the service holds.
 @Suite struct RefusalVisibilityTests {
-  @Test func refusedJoinsAreCountedByReasonAndNamedInTheSummary() throws {
-    let scenario = Scenario(
+  /// A host and four guests in a session of three: two guests are refused.
+  private static func fullRoom(_ expect: Expectations = Expectations()) -> Scenario {
+    Scenario(
       name: "full", duration: .seconds(5), session: SessionSpec(name: "Room"),
       service: ServiceSpec(maxUsers: 3),
       peers: [
         PeerSpec(name: "host", role: .host, join: .exactly(.zero)),
         PeerSpec(name: "guest-{i}", count: 4, join: .exactly(.seconds(1))),
-      ])
+      ], expect: expect)
+  }
+
+  /// Runs `scenario` in deterministic mode with `seed`.
+  private static func run(_ scenario: Scenario, seed: UInt64 = 1) throws -> RunReport {
     try ScenarioLoader.validate(scenario)
     let world = DeterministicWorld(
-      seed: 1, service: ScenarioLoader.serviceConfiguration(for: scenario, seed: 1))
-    let report = try ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 1))
+      seed: seed, service: ScenarioLoader.serviceConfiguration(for: scenario, seed: seed))
+    return try ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: seed))
       .run()
+  }
+
+  @Test func refusedJoinsAreCountedByReasonAndNamedInTheSummary() throws {
+    let report = try Self.run(Self.fullRoom())
     let failed = report.refusedJoins[VideoSDKError.sessionJoinFailed.sdkName] ?? 0
     #expect(failed >= 2, "\(report.refusedJoins)")
     #expect(report.summaryLine.contains("joins failed (Errors_Session_Join_Failed"))
   }
 
   @Test func theFirstFailingAssertionAfterARefusalSaysSo() throws {
-    let scenario = Scenario(
-      name: "full", duration: .seconds(5), session: SessionSpec(name: "Room"),
-      service: ServiceSpec(maxUsers: 3),
-      peers: [
-        PeerSpec(name: "host", role: .host, join: .exactly(.zero)),
-        PeerSpec(name: "guest-{i}", count: 4, join: .exactly(.seconds(1))),
-      ],
-      expect: Expectations(
-        assertions: [AssertionSpec(at: .seconds(4), host: "host", rosterCount: 5)]))
-    let world = DeterministicWorld(
-      seed: 1, service: ScenarioLoader.serviceConfiguration(for: scenario, seed: 1))
-    let report = try ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 1))
-      .run()
+    let report = try Self.run(
+      Self.fullRoom(
+        Expectations(assertions: [AssertionSpec(at: .seconds(4), host: "host", rosterCount: 5)])))
     let first = try #require(report.failures.first { $0.check == "assertion" })
     #expect(first.detail.contains("joins failed during the run: Errors_Session_Join_Failed"))
   }
 
   @Test func aCleanRunReportsNoRefusedJoins() throws {
-    let scenario = Scenario(
-      name: "room", duration: .seconds(3), session: SessionSpec(name: "Room"),
-      peers: [PeerSpec(name: "p{i}", count: 3, join: .exactly(.zero))])
-    let world = DeterministicWorld(
-      seed: 2, service: ScenarioLoader.serviceConfiguration(for: scenario, seed: 2))
-    let report = try ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 2))
-      .run()
+    let report = try Self.run(
+      Scenario(
+        name: "room", duration: .seconds(3), session: SessionSpec(name: "Room"),
+        peers: [PeerSpec(name: "p{i}", count: 3, join: .exactly(.zero))]),
+      seed: 2)
     #expect(report.refusedJoins.isEmpty)
     #expect(!report.summaryLine.contains("joins failed"))
   }

@@ -47,6 +47,37 @@ final class ServerConnection {
 @available(*, unavailable)
 extension ServerConnection: Sendable {}
 
+/// A first-in, first-out array: items leave from a moving head, and the storage is compacted
+/// when the head has passed half of it (or all of it), so each item costs O(1) amortised.
+///
+/// > Important: A value; owned by the queue that holds it, on the server's loop.
+struct HeadQueue<Element> {
+  private var entries: [Element] = []
+  private var head = 0
+
+  /// Adds an item at the back.
+  mutating func append(_ element: Element) { entries.append(element) }
+
+  /// The item at the front, if any.
+  var first: Element? { head < entries.count ? entries[head] : nil }
+
+  /// Removes the item at the front (nothing when empty).
+  mutating func removeFirst() {
+    guard head < entries.count else { return }
+    head += 1
+    if head == entries.count {
+      entries.removeAll(keepingCapacity: entries.count <= 4_096)
+      head = 0
+    } else if head > 1_024, head * 2 > entries.count {
+      entries.removeFirst(head)
+      head = 0
+    }
+  }
+
+  /// How many items wait.
+  var count: Int { entries.count - head }
+}
+
 /// Connection ids in the order their deadlines fall due.
 ///
 /// Every connection in one queue gets the same timeout, so appending keeps the queue sorted and
@@ -54,8 +85,7 @@ extension ServerConnection: Sendable {}
 ///
 /// > Important: A value owned by the server core; loop-confined with it.
 struct DeadlineQueue {
-  private var entries: [(id: ConnectionID, deadline: UInt64)] = []
-  private var head = 0
+  private var entries = HeadQueue<(id: ConnectionID, deadline: UInt64)>()
 
   /// Adds a connection whose deadline is `deadline` (not earlier than any queued one).
   mutating func append(_ id: ConnectionID, deadline: UInt64) {
@@ -65,22 +95,15 @@ struct DeadlineQueue {
   /// Removes and returns the ids whose deadline is at or before `now`, oldest first.
   mutating func popDue(now: UInt64) -> [ConnectionID] {
     var due: [ConnectionID] = []
-    while head < entries.count, entries[head].deadline <= now {
-      due.append(entries[head].id)
-      head += 1
-    }
-    if head == entries.count {
-      entries.removeAll(keepingCapacity: entries.count <= 4_096)
-      head = 0
-    } else if head > 1_024, head * 2 > entries.count {
-      entries.removeFirst(head)
-      head = 0
+    while let entry = entries.first, entry.deadline <= now {
+      due.append(entry.id)
+      entries.removeFirst()
     }
     return due
   }
 
   /// How many entries wait.
-  var count: Int { entries.count - head }
+  var count: Int { entries.count }
 }
 
 /// The connections out of a session, oldest first, with the deadline by which each must be in
@@ -99,8 +122,7 @@ struct PendingQueue {
     var deadline: UInt64
   }
 
-  private var entries: [Entry] = []
-  private var head = 0
+  private var entries = HeadQueue<Entry>()
 
   /// Adds a connection that became pending at `epoch`, due at `deadline`.
   mutating func append(_ id: ConnectionID, epoch: Int, deadline: UInt64) {
@@ -111,31 +133,16 @@ struct PendingQueue {
   ///
   /// - Parameter isLive: Whether an entry still stands for a pending connection.
   mutating func oldest(where isLive: (Entry) -> Bool) -> Entry? {
-    while head < entries.count {
-      if isLive(entries[head]) { return entries[head] }
-      head += 1
+    while let entry = entries.first {
+      if isLive(entry) { return entry }
+      entries.removeFirst()
     }
-    compact()
     return nil
   }
 
   /// Removes the head entry (after ``oldest(where:)`` returned it).
-  mutating func removeOldest() {
-    guard head < entries.count else { return }
-    head += 1
-    compact()
-  }
+  mutating func removeOldest() { entries.removeFirst() }
 
   /// How many entries wait, stale ones included.
-  var count: Int { entries.count - head }
-
-  private mutating func compact() {
-    if head == entries.count {
-      entries.removeAll(keepingCapacity: entries.count <= 4_096)
-      head = 0
-    } else if head > 1_024, head * 2 > entries.count {
-      entries.removeFirst(head)
-      head = 0
-    }
-  }
+  var count: Int { entries.count }
 }

@@ -8,7 +8,15 @@ extension SDKEngine {
     guard let mediaAuthenticator else { return nil }
     var bytes: [UInt8]
     switch datagram {
-    case .packet(let packet): bytes = packet.encode()
+    case .packet(let packet):
+      // The per-packet path: one allocation with room for the trailer, sealed in place.
+      let size = packet.datagramSize
+      bytes = [UInt8](repeating: 0, count: size + MediaAuthenticator.trailerSize)
+      bytes.withUnsafeMutableBytes { buffer in
+        _ = packet.encode(into: buffer)
+        mediaAuthenticator.writeTrailer(into: buffer, bodyCount: size)
+      }
+      return bytes
     case .report(let report): bytes = report.encode()
     case .bind(let user, let credential):
       bytes = MediaBind(user: user, credential: credential).encode()

@@ -36,8 +36,6 @@ package final class MediaAuthenticator {
 
   /// The bytes of a trailer at the end of every media datagram: nonce (8) and tag (16).
   package static let trailerSize = 24
-  /// The bytes of the tag.
-  package static let tagSize = 16
 
   /// The direction this authenticator seals for.
   package let direction: Direction
@@ -130,12 +128,28 @@ package final class MediaAuthenticator {
   ///
   /// - Parameter bytes: A datagram's body, without a trailer.
   package func seal(_ bytes: inout [UInt8]) {
+    let bodyCount = bytes.count
+    bytes.append(contentsOf: repeatElement(0, count: Self.trailerSize))
+    bytes.withUnsafeMutableBytes { writeTrailer(into: $0, bodyCount: bodyCount) }
+  }
+
+  /// Writes the next nonce and the tag of the first `bodyCount` bytes into the
+  /// ``trailerSize`` bytes after them, so that a sender that made room for the trailer when it
+  /// encoded the body seals without copying.
+  ///
+  /// - Parameters:
+  ///   - datagram: The body followed by room for the trailer.
+  ///   - bodyCount: The body's size; `datagram` holds at least `bodyCount + trailerSize` bytes.
+  package func writeTrailer(into datagram: UnsafeMutableRawBufferPointer, bodyCount: Int) {
+    precondition(datagram.count >= bodyCount + Self.trailerSize, "no room for the trailer")
     let nonce = nextNonce
     nextNonce &+= 1
-    let (high, low) = bytes.withUnsafeBytes { tag(of: $0, nonce: nonce, direction: direction) }
-    withUnsafeBytes(of: nonce.bigEndian) { bytes.append(contentsOf: $0) }
-    withUnsafeBytes(of: high.bigEndian) { bytes.append(contentsOf: $0) }
-    withUnsafeBytes(of: low.bigEndian) { bytes.append(contentsOf: $0) }
+    let (high, low) = tag(
+      of: UnsafeRawBufferPointer(rebasing: datagram[..<bodyCount]), nonce: nonce,
+      direction: direction)
+    datagram.storeBytes(of: nonce.bigEndian, toByteOffset: bodyCount, as: UInt64.self)
+    datagram.storeBytes(of: high.bigEndian, toByteOffset: bodyCount + 8, as: UInt64.self)
+    datagram.storeBytes(of: low.bigEndian, toByteOffset: bodyCount + 16, as: UInt64.self)
   }
 
   /// The body with a trailer appended (``seal(_:)``).

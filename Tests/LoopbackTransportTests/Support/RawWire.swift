@@ -18,11 +18,12 @@ enum RawWire {
     decodeServerFrames(bytes).frames
   }
 
-  /// The complete server frames at the start of `bytes`, decoded, and the index of the first
+  /// The complete server frames at the start of `bytes`, decoded, the index of the first
   /// complete frame that does not decode, if any (an incomplete tail is not an error: the
-  /// stream may have been cut by a reset).
-  static func decodeServerFrames(_ bytes: [UInt8]) -> (frames: [WireServerFrame], undecodable: Int?)
-  {
+  /// stream may have been cut by a reset), and the bytes the decoded frames take.
+  static func decodeServerFrames(
+    _ bytes: [UInt8]
+  ) -> (frames: [WireServerFrame], undecodable: Int?, consumed: Int) {
     var frames: [WireServerFrame] = []
     var offset = 0
     let decoder = WireDecoder()
@@ -33,12 +34,12 @@ enum RawWire {
       guard bytes.count - offset - 4 >= length else { break }
       let payload = bytes[(offset + 4)..<(offset + 4 + length)]
       guard let frame = try? decoder.decodeServerFrame(payload) else {
-        return (frames, frames.count)
+        return (frames, frames.count, offset)
       }
       frames.append(frame)
       offset += 4 + length
     }
-    return (frames, nil)
+    return (frames, nil, offset)
   }
 
   /// The reason of the goodbye among `frames`, if any.
