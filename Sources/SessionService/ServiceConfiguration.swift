@@ -38,11 +38,12 @@ public struct ServiceConfiguration: Sendable {
   /// in microseconds (RFC 7675's consent freshness: the service stops sending to an address
   /// that stopped answering). The SDK pings every second. Default 10 s.
   public var mediaConsentTimeout: Int64 = 10_000_000
-  /// The largest frame payload its members accept, in bytes (the wire default, 1 MiB). The
-  /// service admits no more members than a worst-case snapshot fits in (``SnapshotBudget``),
-  /// so that every join and resume gets its snapshot; with the default limits that is more
-  /// than ``SessionLimits/maxUsers``.
-  public var maxFrameSize = WireProtocol.defaultMaxFrameSize
+  /// The largest message its members accept, in bytes (the wire default, 16 MiB: a message
+  /// longer than a frame travels as fragments). The service admits no more members than a
+  /// worst-case snapshot fits in (``SnapshotBudget``), so that every join and resume gets its
+  /// snapshot: about 17,000 with the default limits, more than ``SessionLimits/maxUsers``
+  /// allows (1,000 by default; the SDK's largest sessions hold 5,000).
+  public var maxMessageSize = WireProtocol.defaultMaxMessageSize
   /// The media router of each session: subscription limits, downlink estimate bounds,
   /// key-frame request pacing, how many talkers each member hears.
   public var media = MediaRouter.Configuration()

@@ -83,7 +83,7 @@ public final class SessionService: SessionHost {
       limits: configuration.limits, maxUserKeyBytes: configuration.tokenLimits.maxUserKeyBytes,
       maxSessionIDBytes: Self.maxSessionIDBytes)
     self.admissionLimit = min(
-      max(0, configuration.limits.maxUsers), budget.usersFitting(in: configuration.maxFrameSize))
+      max(0, configuration.limits.maxUsers), budget.usersFitting(in: configuration.maxMessageSize))
   }
 
   /// The longest session id this service makes: `S`, a decimal `UInt64`, `-`, 8 hex digits.

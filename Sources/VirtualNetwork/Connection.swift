@@ -168,3 +168,46 @@ final class Lane {
     return finish
   }
 }
+
+/// The connections the host has open, by id: a table indexed by the id's number, which the
+/// network hands out one after the other from 1, so that a broadcast to a thousand finds each
+/// without hashing.
+///
+/// > Important: A value, owned by its network.
+struct ConnectionTable {
+  private var slots: [Connection?] = []
+  private(set) var count = 0
+
+  subscript(id: ConnectionID) -> Connection? {
+    get {
+      let index = Int(truncatingIfNeeded: id.rawValue)
+      return index >= 0 && index < slots.count ? slots[index] : nil
+    }
+    set {
+      let index = Int(truncatingIfNeeded: id.rawValue)
+      precondition(index >= 0, "a connection id beyond the table")
+      if index >= slots.count {
+        guard newValue != nil else { return }
+        slots.append(contentsOf: repeatElement(nil, count: index + 1 - slots.count))
+      }
+      count += (newValue == nil ? 0 : 1) - (slots[index] == nil ? 0 : 1)
+      slots[index] = newValue
+    }
+  }
+
+  /// Removes and returns the connection of `id`.
+  mutating func removeValue(forKey id: ConnectionID) -> Connection? {
+    let connection = self[id]
+    self[id] = nil
+    return connection
+  }
+
+  /// Every open connection, by id.
+  var values: [Connection] { slots.compactMap { $0 } }
+
+  /// Removes every connection.
+  mutating func removeAll() {
+    slots.removeAll()
+    count = 0
+  }
+}

@@ -1,3 +1,5 @@
+import SessionTransport
+
 /// The one queue of a ``VirtualNetwork``: events ordered by (time, sequence).
 ///
 /// The sequence number counts every event ever pushed, so events due at the same time run in
@@ -56,6 +58,21 @@ struct EventQueue {
         Entry(time: fifoTime, sequence: fifo[index].sequence, payload: fifo[index].payload))
     }
     return result
+  }
+
+  /// The next delivery of a server message the FIFO holds (the event most likely to run after
+  /// the one just popped), for a lookahead hint; `nil` when the FIFO's front is something else.
+  var nextDeliveryInFIFO: (Connection, ServerMessage)? {
+    guard fifoHead < fifo.count else { return nil }
+    switch fifo[fifoHead].payload {
+    case .reliable(let message):
+      guard case .server(let server) = message.packet else { return nil }
+      return (message.connection, server)
+    case .fanOut(let fanOut):
+      return fanOut.connections.first.map { ($0, fanOut.message) }
+    default:
+      return nil
+    }
   }
 
   /// Adds an event due at `time`; `now` is the queue owner's current time (`time ≥ now`).

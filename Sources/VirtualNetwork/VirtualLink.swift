@@ -10,7 +10,7 @@ import SessionTransport
 /// ``start(_:)``, ``send(_:)`` or ``close()``.
 ///
 /// > Important: Confined to its network's isolation domain.
-public final class VirtualLink: SessionLink {
+public final class VirtualLink: LookaheadLink {
   enum State {
     case idle
     case open
@@ -22,6 +22,8 @@ public final class VirtualLink: SessionLink {
   let incarnation: UInt64
   var state = State.idle
   var handler: ((LinkEvent) -> Void)?
+  /// Hears of this link's next message shortly before it arrives (see ``setLookahead(_:)``).
+  var lookahead: (any LinkLookahead)?
   var connectionState: Connection?
   /// Virtual time of the last message heard and sent (µs).
   var lastHeard: Int64 = 0
@@ -76,10 +78,20 @@ public final class VirtualLink: SessionLink {
     }
   }
 
+  /// Tells `lookahead` of a message just before the delivery ahead of it on the network's
+  /// queue, when the two are due at once (a broadcast's receivers, one after the other).
+  ///
+  /// - Parameter lookahead: The owner to tell; `nil` stops it.
+  package func setLookahead(_ lookahead: (any LinkLookahead)?) {
+    guard state != .ended else { return }
+    self.lookahead = lookahead
+  }
+
   /// Ends the link at its end: no handler, no timers, off its node's list.
   func end() {
     state = .ended
     handler = nil
+    lookahead = nil
     connectionState?.link = nil
     peer.links[serial] = nil
   }

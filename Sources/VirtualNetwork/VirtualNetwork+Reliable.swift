@@ -296,14 +296,20 @@ extension VirtualNetwork {
       peer.waitingDeliveries.append(event)
       return
     }
-    lane.counters.delivered += 1
-    link.lastHeard = now
-    switch message.packet {
-    case .server(let serverMessage):
+    if case .server(let serverMessage) = message.packet {
+      // The common case first, as a fan-out delivers it.
+      lane.counters.delivered += 1
+      link.lastHeard = now
       trace(
         .delivered, from: Self.serviceNode, to: peer.name, connection: connection.id,
         serverMessage.traceSummary)
+      lookAhead()
       link.handler?(.message(serverMessage))
+      return
+    }
+    lane.counters.delivered += 1
+    link.lastHeard = now
+    switch message.packet {
     case .hostClose:
       let handler = link.handler
       link.end()
@@ -318,9 +324,57 @@ extension VirtualNetwork {
         .closed, from: Self.serviceNode, to: peer.name, connection: connection.id,
         message.packet.summary)
       handler?(.closed(.failed(text)))
-    case .open, .client, .clientClose:
+    case .open, .client, .clientClose, .server:
       break
     }
+  }
+
+  /// A fan-out arrives: each connection in order gets the message as its own `reliable`
+  /// event would give it (a paused peer's waits as one), the next one's lookahead told just
+  /// before.
+  func arrive(_ fanOut: FanOut) {
+    let connections = fanOut.connections
+    let message = fanOut.message
+    for index in connections.indices {
+      let connection = connections[index]
+      let peer = connection.peer
+      guard let link = connection.link, link.state == .open, peer.alive, !peer.paused else {
+        let reliable = fanOut.reliable(index)
+        arriveAtPeer(reliable, event: .reliable(reliable))
+        continue
+      }
+      peer.downlink.counters.delivered += 1
+      link.lastHeard = now
+      if index + 1 < connections.count {
+        connections[index + 1].link?.lookahead?.linkWillDeliver(message)
+      } else {
+        lookAhead()
+      }
+      link.handler?(.message(message))
+    }
+  }
+
+  /// Whether a message sent now on this connection's downlink would arrive now, in order,
+  /// with nothing drawn: an ideal lane (no delay, loss or capacity limit), nothing held or
+  /// blocked, nothing ahead of it still on its way, no trace to write, no bytes to count.
+  private func deliversAtOnce(_ connection: Connection) -> Bool {
+    let lane = connection.peer.downlink
+    let behavior = lane.behavior
+    return behavior.isInstant && behavior.loss.kind == .none && behavior.bandwidth == nil
+      && !connection.hasHeld(.downlink) && !isBlocked(connection.peer, .downlink)
+      && connection.lastArrival(.downlink) <= now
+  }
+
+  /// Tells the link of the next zero-delay delivery, if it looks ahead, of its message before
+  /// this one is delivered, so that its owner's memory loads overlap this delivery (a
+  /// broadcast reaches its receivers one event after the other; Decision 0009). A hint only:
+  /// the message may still be held, dropped or come later.
+  @inline(__always)
+  private func lookAhead() {
+    guard let (connection, message) = queue.nextDeliveryInFIFO,
+      let lookahead = connection.link?.lookahead
+    else { return }
+    lookahead.linkWillDeliver(message)
   }
 
   private func discard(_ message: ReliableMessage, lane: Lane, _ why: String) {
@@ -342,10 +396,40 @@ extension VirtualNetwork {
       guard let connection = hostConnections[id] else { return }
       sendReliable(.server(message), on: connection)
     case .broadcast(let message, let group):
-      for id in group.connections {
-        guard let connection = hostConnections[id] else { continue }
-        sendReliable(.server(message), on: connection)
+      guard observer == nil, !configuration.countsMessageBytes else {
+        for id in group.connections {
+          guard let connection = hostConnections[id] else { continue }
+          sendReliable(.server(message), on: connection)
+        }
+        return
       }
+      // Runs of connections whose downlinks deliver at once travel as one fan-out event: the
+      // same order and times as one event each, without a queue entry per receiver. Any other
+      // connection ends the run and goes its own way, so the order stays the same.
+      var run: [Connection] = []
+      func flush() {
+        guard !run.isEmpty else { return }
+        if run.count == 1 {
+          let reliable = ReliableMessage(connection: run[0], packet: .server(message), sentAt: now)
+          schedule(.reliable(reliable), at: now)
+        } else {
+          schedule(.fanOut(FanOut(message: message, connections: run, sentAt: now)), at: now)
+        }
+        run = []
+      }
+      for id in group.connections {
+        guard let connection = hostConnections[id], !isFinished else { continue }
+        if deliversAtOnce(connection) {
+          connection.peer.downlink.counters.sent += 1
+          connection.setLastArrival(now, .downlink)
+          if run.isEmpty { run.reserveCapacity(group.connections.count) }
+          run.append(connection)
+        } else {
+          flush()
+          sendReliable(.server(message), on: connection)
+        }
+      }
+      flush()
     case .close(let id, let reason):
       guard let connection = hostConnections.removeValue(forKey: id) else { return }
       connection.hostSide = .closed

@@ -5,6 +5,10 @@ import SessionTransport
 enum PendingEvent {
   /// A reliable message arrives.
   case reliable(ReliableMessage)
+  /// One broadcast message arrives at several connections at once, in order: what the
+  /// connections' own `reliable` events would be when their downlinks are ideal (see
+  /// ``VirtualNetwork/hostOutput(_:incarnation:)``). Counts one in flight per connection.
+  case fanOut(FanOut)
   /// A datagram arrives.
   case datagram(Datagram)
   /// The host hears of a close it asked for (it asked from inside its own call).
@@ -22,9 +26,30 @@ enum PendingEvent {
   /// waits for).
   var isInFlight: Bool {
     switch self {
-    case .reliable, .datagram, .hostClosed: true
+    case .reliable, .fanOut, .datagram, .hostClosed: true
     case .linkTimer, .mediaTick, .hostTick, .action: false
     }
+  }
+
+  /// How many messages it stands for in flight.
+  var messageCount: Int {
+    switch self {
+    case .fanOut(let fanOut): fanOut.connections.count
+    case .reliable, .datagram, .hostClosed: 1
+    case .linkTimer, .mediaTick, .hostTick, .action: 0
+    }
+  }
+}
+
+/// A broadcast's message on its way to connections whose downlinks are ideal.
+struct FanOut {
+  let message: ServerMessage
+  let connections: [Connection]
+  let sentAt: Int64
+
+  /// The message as each connection's own event would carry it.
+  func reliable(_ index: Int) -> ReliableMessage {
+    ReliableMessage(connection: connections[index], packet: .server(message), sentAt: sentAt)
   }
 }
 
@@ -67,7 +92,7 @@ public final class VirtualNetwork {
   var host: (any SessionHost)?
   var hostIncarnation: UInt64 = 0
   /// The connections open at the current host.
-  var hostConnections: [ConnectionID: Connection] = [:]
+  var hostConnections = ConnectionTable()
   private var nextConnection: UInt64 = 0
 
   // The peers.
@@ -220,7 +245,7 @@ public final class VirtualNetwork {
     guard let entry = queue.pop() else { return false }
     if entry.time > now { now = entry.time }
     if entry.payload.isInFlight {
-      inFlight -= 1
+      inFlight -= entry.payload.messageCount
       if case .datagram = entry.payload { datagramsInFlight -= 1 }
     }
     dispatch(entry.payload)
@@ -286,7 +311,15 @@ public final class VirtualNetwork {
     let pending = queue.entries.sorted {
       $0.time != $1.time ? $0.time < $1.time : $0.sequence < $1.sequence
     }
-    for entry in pending { add(Self.describe(entry.payload, state: .inFlight)) }
+    for entry in pending {
+      if case .fanOut(let fanOut) = entry.payload {
+        for index in fanOut.connections.indices {
+          add(Self.describe(.reliable(fanOut.reliable(index)), state: .inFlight))
+        }
+      } else {
+        add(Self.describe(entry.payload, state: .inFlight))
+      }
+    }
     for connection in holdingConnections {
       for message in connection.held.uplink + connection.held.downlink {
         add(Self.describe(.reliable(message), state: .held))
@@ -331,7 +364,7 @@ public final class VirtualNetwork {
         from: datagram.fromName, to: datagram.toName, channel: .datagram, state: state,
         connection: nil, summary: "datagram (\(datagram.bytes.count) bytes)",
         sentAt: datagram.sentAt)
-    case .hostClosed, .linkTimer, .mediaTick, .hostTick, .action:
+    case .fanOut, .hostClosed, .linkTimer, .mediaTick, .hostTick, .action:
       return nil
     }
   }
@@ -347,6 +380,8 @@ public final class VirtualNetwork {
       } else {
         arriveAtPeer(message, event: event)
       }
+    case .fanOut(let fanOut):
+      arrive(fanOut)
     case .datagram(let datagram):
       arrive(datagram, event: event)
     case .hostClosed(let connection, let incarnation):
@@ -409,7 +444,7 @@ public final class VirtualNetwork {
 
   func schedule(_ event: PendingEvent, at time: Int64) {
     if event.isInFlight {
-      inFlight += 1
+      inFlight += event.messageCount
       if case .datagram = event { datagramsInFlight += 1 }
     }
     queue.push(event, at: max(now, time), now: now)

@@ -29,4 +29,8 @@ let benchmarks: [String: Benchmark] = [
     summary: "simulated media: service cost per packet, relay vs raw libuv, capacity, speedup",
     usage: "media [--json] [--repetitions N] [--only PART] [--scenario FILE]",
     help: mediaUsage, run: runMediaBenchmark),
+  "simulation": Benchmark(
+    summary: "deterministic runs at scale: fan-out vs in-process, 1k churn, 5k join, demo, sweeps",
+    usage: "simulation [--json] [--repetitions N] [--only PART]",
+    help: simulationUsage, run: runSimulationBenchmark),
 ]

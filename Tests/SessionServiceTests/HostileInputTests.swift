@@ -154,7 +154,7 @@ private func heavyCharacter(_ marks: Int) -> String {
   }
 
   @Test func aFrameTooSmallForTheRosterLowersTheAdmissionLimitAndAnnouncesNoOne() throws {
-    let harness = ServiceHarness { $0.maxFrameSize = 8_000 }
+    let harness = ServiceHarness { $0.maxMessageSize = 8_000 }
     let limit = harness.service.admissionLimit
     #expect(limit > 2 && limit < 10)
     let hal = try harness.join("Hal", role: .host)

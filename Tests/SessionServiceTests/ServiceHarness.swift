@@ -359,8 +359,8 @@ final class ServiceHarness {
     case .send(.joined(let snapshot, let resumeToken)):
       // A transport sends `goodbye(tooLarge)` instead of a snapshot over the frame limit.
       let size = WireEncoder.payload(ServerMessage.joined(snapshot, resumeToken: resumeToken)).count
-      if size > service.configuration.maxFrameSize {
-        problems.append("\(connection): snapshot of \(size) bytes exceeds the frame limit")
+      if size > service.configuration.maxMessageSize {
+        problems.append("\(connection): snapshot of \(size) bytes exceeds the message limit")
       }
       do {
         client.state = try SessionState(snapshot: snapshot)

@@ -23,7 +23,7 @@ import Testing
       .onUserJoin([3]), .onSessionLeave(.bySelf), .onSessionJoin, .onUserJoin([1, 3]),
     ])
     #expect(seen.problems.isEmpty)
-    #expect(seen.known == [1, 3])
+    #expect(seen.known.elements == [1, 3])
     #expect(seen.inSession)
   }
 

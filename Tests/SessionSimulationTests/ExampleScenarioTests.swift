@@ -15,6 +15,13 @@ enum PackageFiles {
     "service-restart", "swarm-classroom", "media-impairments",
   ]
 
+  /// The benchmark's scenarios (`sessionbench simulation`): too large to run as they are in a
+  /// debug test run, so the tests run them scaled down.
+  static let largeExampleNames = ["churn-1k-10min", "join-5000"]
+
+  /// Every example file, by name.
+  static var allExampleNames: [String] { exampleNames + largeExampleNames }
+
   static func example(_ name: String) throws -> Scenario {
     try ScenarioLoader.load(path: scenarios.appendingPathComponent("\(name).json").path)
   }
@@ -34,7 +41,24 @@ func runDeterministic(_ scenario: Scenario, seed: UInt64? = nil) throws -> RunRe
   @Test func everyExampleFileIsListed() throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: PackageFiles.scenarios.path)
       .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
-    #expect(Set(files) == Set(PackageFiles.exampleNames))
+    #expect(Set(files) == Set(PackageFiles.allExampleNames))
+  }
+
+  /// The large examples pass scaled to about 40 peers and 40 virtual seconds, keeping the
+  /// assertions about peers the smaller run still has.
+  @Test(arguments: PackageFiles.largeExampleNames)
+  func aLargeExamplePassesScaledDown(_ name: String) throws {
+    var scenario = ScenarioScaling.scaled(try PackageFiles.example(name), toAbout: 40)
+    scenario.duration = min(scenario.duration, .seconds(40))
+    let names = Set(scenario.peers.flatMap(\.names))
+    scenario.expect.assertions = scenario.expect.assertions.filter { assertion in
+      guard assertion.at.milliseconds <= scenario.duration.milliseconds else { return false }
+      let named = [assertion.peers].compactMap { $0 } + (assertion.sees ?? [])
+      return named.allSatisfy { $0.contains("*") || names.contains($0) }
+    }
+    let report = try runDeterministic(scenario)
+    #expect(report.peers < 60)
+    #expect(report.passed, "\(name): \(report.failures.first?.description ?? "")")
   }
 
   @Test(arguments: PackageFiles.exampleNames)

@@ -43,6 +43,9 @@ public final class LoopbackClientLink: SessionLink {
   private var lastSent: UInt64 = 0
   /// Loop time the owner closed the link, to bound the final flush.
   private var closedAt: UInt64 = 0
+  /// The fragments of a server message longer than a frame, while they arrive.
+  private lazy var reassembly = WireReassembly(
+    maxMessageSize: context.configuration.tcp.maxMessageSize)
 
   init(context: LinkContext, host: String, port: UInt16) {
     context.loop.assertInEventLoop()
@@ -138,6 +141,19 @@ public final class LoopbackClientLink: SessionLink {
   ) {
     context.frameArrived()
     let action: ClientLinkStateMachine.FrameAction
+    if WireFragments.isFragment(payload) || reassembly.isAssembling {
+      action = fragmentArrived(payload)
+    } else {
+      action = decode(payload, handler: handler)
+    }
+    perform(action, handler: handler)
+  }
+
+  /// Decodes one whole frame: a message on a ready link goes straight to `handler` (the
+  /// answer is then `.ignore`); anything else goes to the state machine.
+  private func decode(
+    _ payload: UnsafeRawBufferPointer, handler: (LinkEvent) -> Void
+  ) -> ClientLinkStateMachine.FrameAction {
     do throws(WireError) {
       // The hot path: a message on a ready link goes straight to the owner (the machine would
       // answer `.deliver` without changing state), and an event batch, the fan-out's frame,
@@ -146,17 +162,44 @@ public final class LoopbackClientLink: SessionLink {
         let batch = try context.decoder.decodeEventBatch(payload, reusing: &context.events)
       {
         handler(.message(.events(batch)))
-        return
+        return .ignore
       }
       let frame = try context.decoder.decodeServerFrame(payload, reusing: &context.events)
       if machine.isReady, case .message(let message) = frame {
         handler(.message(message))
-        return
+        return .ignore
       }
-      action = machine.frameArrived(frame, version: WireProtocol.version)
+      return machine.frameArrived(frame, version: WireProtocol.version)
     } catch {
-      action = machine.decodeFailed(error)
+      return machine.decodeFailed(error)
     }
+  }
+
+  /// A frame while a message arrives in fragments (WireProtocol.md §4.5): joined; the whole
+  /// message, once its last fragment is in, goes where a frame goes. Any other frame in
+  /// between, a malformed fragment and a message over the limit break the protocol.
+  private func fragmentArrived(_ payload: UnsafeRawBufferPointer)
+    -> ClientLinkStateMachine.FrameAction
+  {
+    do throws(WireError) {
+      guard WireFragments.isFragment(payload) else {
+        reassembly = WireReassembly(maxMessageSize: context.configuration.tcp.maxMessageSize)
+        throw WireError(
+          .invalidValue, offset: 0,
+          detail: "a frame came between the fragments of a message")
+      }
+      guard let whole = try reassembly.take(payload) else { return .ignore }
+      let decoder = WireDecoder(maxFrameSize: context.configuration.tcp.maxMessageSize)
+      let frame = try decoder.decodeServerFrame(whole[...])
+      return machine.frameArrived(frame, version: WireProtocol.version)
+    } catch {
+      return machine.decodeFailed(error)
+    }
+  }
+
+  private func perform(
+    _ action: ClientLinkStateMachine.FrameAction, handler: (LinkEvent) -> Void
+  ) {
     switch action {
     case .deliver(let message):
       handler(.message(message))

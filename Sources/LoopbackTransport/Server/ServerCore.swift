@@ -497,13 +497,23 @@ final class ServerCore<Host: SessionHost> {
     case .send(let message, let id):
       guard let connection = connections[id] else { return }
       encode(message)
-      guard scratch.count <= configuration.tcp.maxFrameSize else {
-        refuseOversize(size: scratch.count, to: connection)
-        return
+      if scratch.count <= configuration.tcp.maxFrameSize {
+        scratch.withUnsafeBytes { bytes in _ = connection.tcp.send(frame: bytes) }
+        framesSent += 1
+        payloadBytesSent += scratch.count
+      } else {
+        // A message longer than a frame (the snapshot of a session of thousands) goes as
+        // fragments, back to back (WireProtocol.md §4.5), up to the largest a client joins.
+        guard scratch.count <= configuration.tcp.maxMessageSize else {
+          refuseOversize(size: scratch.count, to: connection)
+          return
+        }
+        let share = configuration.tcp.maxFrameSize - WireProtocol.fragmentHeaderSize
+        if connection.tcp.send(fragmentsOf: scratch) {
+          framesSent += (scratch.count + share - 1) / max(1, share)
+          payloadBytesSent += scratch.count
+        }
       }
-      scratch.withUnsafeBytes { bytes in _ = connection.tcp.send(frame: bytes) }
-      framesSent += 1
-      payloadBytesSent += scratch.count
       switch message {
       case .joined: admit(connection)
       case .left: readmitPending(connection)
@@ -568,7 +578,7 @@ final class ServerCore<Host: SessionHost> {
   private func refuseOversize(size: Int, to connection: ServerConnection) {
     record(
       .error,
-      "a \(size)-byte message exceeds the \(configuration.tcp.maxFrameSize)-byte frame "
+      "a \(size)-byte message exceeds the \(configuration.tcp.maxMessageSize)-byte message "
         + "limit; closing", connection)
     let goodbye = WireGoodbye(
       reason: .tooLarge, text: "the server's message exceeds the frame limit")

@@ -7,6 +7,10 @@ public struct TCPConfiguration: Hashable, Sendable {
   /// disconnected with ``CloseReason/frameTooLarge``; ``TCPConnection/send(frame:)`` refuses a
   /// longer one. Default 1 MiB.
   public var maxFrameSize: Int
+  /// The largest message a link joins from `fragment` frames, in bytes: a server message longer
+  /// than ``maxFrameSize`` travels as fragments (the snapshot of a session of thousands), and
+  /// a server does not send one longer than this. Default 16 MiB.
+  public var maxMessageSize: Int
   /// The most bytes that may wait to be written on one connection — frames queued this turn plus
   /// what libuv hasn't handed to the kernel yet. Sending beyond it closes the connection with
   /// ``CloseReason/writeQueueOverflow``: a peer that stops reading is disconnected (a
@@ -24,15 +28,18 @@ public struct TCPConfiguration: Hashable, Sendable {
   ///   - maxQueuedWriteBytes: The write queue bound per connection, in bytes; at most
   ///     `UInt32.max`.
   ///   - noDelay: Whether to set `TCP_NODELAY`.
+  ///   - maxMessageSize: The largest message joined from fragments, in bytes.
   public init(
     maxFrameSize: Int = 1 << 20,
     maxQueuedWriteBytes: Int = 4 << 20,
-    noDelay: Bool = true
+    noDelay: Bool = true,
+    maxMessageSize: Int = 16 << 20
   ) {
     precondition(maxFrameSize >= 0 && UInt64(maxFrameSize) <= UInt64(UInt32.max))
     precondition(maxQueuedWriteBytes > 0 && UInt64(maxQueuedWriteBytes) <= UInt64(UInt32.max))
     self.maxFrameSize = maxFrameSize
     self.maxQueuedWriteBytes = maxQueuedWriteBytes
     self.noDelay = noDelay
+    self.maxMessageSize = max(0, maxMessageSize)
   }
 }

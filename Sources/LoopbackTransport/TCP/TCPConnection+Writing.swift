@@ -1,4 +1,5 @@
 import CLibUV
+import SessionTransport
 
 extension TCPConnection {
   /// Queues a frame; it is written with every other frame queued on this connection this loop
@@ -47,7 +48,7 @@ extension TCPConnection {
     loop.assertInEventLoop()
     guard case .active = state else { return false }
     guard frameLength >= 0, frameLength <= configuration.maxFrameSize else { return false }
-    guard queuedWriteBytes + 4 + frameLength <= configuration.maxQueuedWriteBytes else {
+    guard queuedWriteBytes + 4 + frameLength <= writeBound else {
       overflowed()
       return false
     }
@@ -62,6 +63,47 @@ extension TCPConnection {
     outgoing.hold(buffer)
     scheduleFlush()
     return true
+  }
+
+  /// The write-queue bound now: ``TCPConfiguration/maxQueuedWriteBytes``, plus the allowance
+  /// of a fragmented message until the queue is back within it.
+  @inline(__always)
+  private var writeBound: Int {
+    let bound = configuration.maxQueuedWriteBytes
+    guard writeAllowance > 0 else { return bound }
+    if queuedWriteBytes <= bound {
+      writeAllowance = 0
+      return bound
+    }
+    return bound + writeAllowance
+  }
+
+  /// Queues a server message longer than a frame as `fragment` frames, back to back
+  /// (`Docs/WireProtocol.md` §4.5). The queue may pass its bound by this message while it
+  /// drains (a joiner's snapshot of thousands is sent whole), if it was within the bound
+  /// before; once the queue is back within the bound, the bound applies as before.
+  ///
+  /// - Parameter payload: The whole payload; longer than ``TCPConfiguration/maxFrameSize``.
+  /// - Returns: Whether it was queued; `false` when the connection is not active, the message
+  ///   is longer than ``TCPConfiguration/maxMessageSize``, or the queue was already past its
+  ///   bound (the connection then closes as at any overflow).
+  package func send(fragmentsOf payload: [UInt8]) -> Bool {
+    loop.assertInEventLoop()
+    guard case .active = state, payload.count <= configuration.maxMessageSize else {
+      return false
+    }
+    let share = max(1, configuration.maxFrameSize - WireProtocol.fragmentHeaderSize)
+    let frames = (payload.count + share - 1) / share
+    guard queuedWriteBytes <= configuration.maxQueuedWriteBytes else {
+      overflowed()
+      return false
+    }
+    writeAllowance = payload.count + frames * (4 + WireProtocol.fragmentHeaderSize)
+    var queued = true
+    WireFragments.split(payload, maxFrameSize: configuration.maxFrameSize) { frame in
+      if queued { queued = send(frame: frame) }
+    }
+    return queued
   }
 
   /// A send would pass the write-queue bound: the owner's ``onWriteQueueOverflow`` decides

@@ -85,6 +85,9 @@ public final class TCPConnection {
   /// Unchecked exclusivity: loop-confined, and each access is one read or one write (every
   /// frame sent updates it).
   @exclusivity(unchecked) package internal(set) var heldWriteBytes = 0
+  /// How far the write queue may pass its bound while a fragmented message drains (see
+  /// ``send(fragmentsOf:)``); 0 once the queue is back within the bound.
+  @exclusivity(unchecked) var writeAllowance = 0
   /// Fires after a read that changed ``bufferedFrameBytes``, once its frames were delivered;
   /// for a server's account of the bytes all its connections hold.
   var onBufferedBytesChange: (() -> Void)?

@@ -45,6 +45,12 @@ public final class SessionStore: Observable {
   @exclusivity(unchecked) private var observers:
     [(id: Int, body: (AppliedEvent, SessionState) -> Void)] = []
   @exclusivity(unchecked) private var streams: [AsyncStream<AppliedEvent>.Continuation] = []
+  /// Called after each applied event with its sequence number and the event, before the
+  /// observers of ``addObserver(_:)``: no clock read, no copy of the state. For a simulation
+  /// that watches a thousand replicas; it reads the state (``uncountedState``) only when it
+  /// needs it. Events that it sends are queued, not recursed. One, not a list: a list's
+  /// iteration costs every replica's every event.
+  @exclusivity(unchecked) package var eventObserver: ((UInt64, SessionEvent) -> Void)?
   @exclusivity(unchecked) private var storage: SessionState
   @exclusivity(unchecked) private var rejection: EventRejection?
   @exclusivity(unchecked) private var nextObserverID = 0
@@ -167,6 +173,7 @@ public final class SessionStore: Observable {
       precondition(violations.isEmpty, "invariants broken after \(event.name): \(violations)")
     }
     appliedCount += 1
+    if let eventObserver { eventObserver(appliedCount, event) }
     // Nobody to tell (a replica in a simulation): skip the clock and the applied event.
     guard !observers.isEmpty || !streams.isEmpty else { return .applied(appliedCount) }
     let applied = AppliedEvent(sequence: appliedCount, timestamp: now(), event: event)
@@ -206,6 +213,13 @@ public final class SessionStore: Observable {
     observers.append((nextObserverID, body))
     return nextObserverID
   }
+
+  /// The current state, read without telling `Observation` (a checker's read, which no view
+  /// waits on).
+  package var uncountedState: SessionState { storage }
+
+  /// How many participants the state holds, read in place (no copy of the state).
+  package var participantCount: Int { storage.participants.count }
 
   /// Stops calling an observer.
   public func removeObserver(_ token: Int) {

@@ -37,7 +37,8 @@ final class HostTap: SessionHost, @unchecked Sendable {
   init(_ service: SessionService) { self.service = service }
 
   func attach(output: @escaping (HostOutput) -> Void) {
-    service.attach { [unowned self] item in
+    // Unowned(unsafe): the tap owns the service, which holds this closure.
+    service.attach { [unowned(unsafe) self] item in
       self.record.withLock { record in HostTap.note(item, in: &record) }
       output(item)
     }

@@ -136,7 +136,7 @@ extension ScenarioRunner {
       }
       guard peer.canAct, peer.isInSession else { continue }
       let roster = Set(peer.sdk.store.state.participants.keys)
-      let known = peer.monitor.known
+      let known = peer.monitor.known.elements
       for missing in roster.subtracting(known).sorted().prefix(3) {
         fail("delivery", peer: peer.name, "no onUserJoin for \(missing), who is present")
       }

@@ -136,14 +136,14 @@ public enum ScenarioLoader {
     }
     guard total >= 1 else { throw fail("peers", "a scenario needs at least one peer") }
     if let users = scenario.service?.maxUsers {
-      // The service admits no more members than a worst-case `joined` snapshot fits in one
-      // frame: a larger maxUsers would refuse joins without a word from the scenario.
+      // The service admits no more members than a worst-case `joined` snapshot fits in the
+      // largest message: a larger maxUsers would refuse joins without a word from the scenario.
       let service = SessionService(configuration: serviceConfiguration(for: scenario, seed: 0))
       guard users >= 1, users <= service.admissionLimit else {
         throw fail(
           "service.maxUsers",
           "must be 1 to \(service.admissionLimit): the service holds no more members per session "
-            + "(a joined snapshot of more would not fit one frame)")
+            + "(a joined snapshot of more could outgrow the largest message a member accepts)")
       }
     }
     try validate(scenario.network, at: "network")

@@ -3,7 +3,8 @@ import SessionCore
 /// The most bytes a `joined` message can take, from the limits on what a snapshot holds.
 ///
 /// A snapshot lists every member, so its size grows with the roster. The service admits no
-/// more members than a snapshot of the worst case fits in one frame (every name and key as
+/// more members than a snapshot of the worst case fits in the largest message a member accepts
+/// (a message longer than a frame travels as fragments; 16 MiB by default): every name and key as
 /// long as the limits allow, every member sharing, annotating and talking, every number at its
 /// widest): however members rename themselves, every join and every resume gets its snapshot.
 /// The worst case is counted from the encoding in `Docs/WireProtocol.md` §4.3; a test checks

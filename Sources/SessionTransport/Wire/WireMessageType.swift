@@ -23,4 +23,5 @@ enum WireMessageType {
   static let left: UInt8 = 0x96
   static let serverHeartbeat: UInt8 = 0x97
   static let mediaNotice: UInt8 = 0x98
+  static let fragment: UInt8 = 0x99
 }

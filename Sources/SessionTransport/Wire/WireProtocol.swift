@@ -12,6 +12,13 @@ public enum WireProtocol {
   public static let frameHeaderSize = 4
   /// The default largest payload, in bytes (1 MiB).
   public static let defaultMaxFrameSize = 1 << 20
+  /// The default largest server message a client reassembles from fragments, in bytes
+  /// (16 MiB): a message longer than one frame (the `joined` snapshot of a session of
+  /// thousands) travels as `fragment` frames (`Docs/WireProtocol.md` §4.5).
+  public static let defaultMaxMessageSize = 16 << 20
+  /// The bytes a `fragment` frame spends before its share of the message: the type byte and
+  /// the more-follows flag.
+  public static let fragmentHeaderSize = 2
   /// The default largest string, in UTF-8 bytes (64 KiB).
   public static let defaultMaxStringLength = 1 << 16
   /// The default largest element count of one array or set (65,536).

@@ -3,6 +3,7 @@ import SessionCore
 import SessionSDK
 import SessionService
 import SessionTransport
+import VirtualNetwork
 
 /// What one run of the `sdk` benchmark's scene measured.
 struct SDKSceneResult {
@@ -25,23 +26,55 @@ struct SDKSceneResult {
   var lastSnapshot: Duration
 }
 
-/// The `sdk` benchmark's scene: `members` SDK instances join one in-process session one by
-/// one, then take turns toggling video and audio.
+/// The network a scene runs on.
+enum SceneNetwork {
+  /// `InProcessNetwork` in immediate mode: every message delivered inside the call that sent
+  /// it.
+  case inProcess
+  /// The deterministic `VirtualNetwork` with ideal links (no delay, no loss) and no
+  /// heartbeats: every message an event of its queue, run until idle after each call.
+  case virtual
+}
+
+/// The `sdk` benchmark's scene: `members` SDK instances join one session one by one, then take
+/// turns toggling video and audio.
 ///
 /// Everything runs on the real code: `SessionService` with JWT admission (a token minted per
-/// joiner, the first one host), `InProcessNetwork` in immediate mode, `VideoSDK` instances with
-/// an observer and a delegate counting callbacks. Setup (instances, tokens) is not timed.
+/// joiner, the first one host), `InProcessNetwork` in immediate mode or the virtual network,
+/// `VideoSDK` instances with an observer and a delegate counting callbacks. Setup (instances,
+/// tokens) is not timed.
 ///
 /// - Parameters:
 ///   - members: How many instances join.
 ///   - commands: Steady-phase commands; member `c % members` sends command `c`.
-func runSDKScene(members: Int, commands: Int) -> SDKSceneResult {
+///   - on: The network.
+func runSDKScene(members: Int, commands: Int, on kind: SceneNetwork = .inProcess)
+  -> SDKSceneResult
+{
   let now: Int64 = 1_767_225_600_000
   let sessionName = "Bench"
   let service = SessionService(
     configuration: ServiceConfiguration(credentials: ["bench-key": "bench-secret"]))
   let timer = AdmissionTimer(service)
-  let network = InProcessNetwork(host: timer, now: { now })
+  let transports: (Int) -> (any SessionLinkFactory, () -> Int64)
+  let settle: () -> Void
+  switch kind {
+  case .inProcess:
+    let network = InProcessNetwork(host: timer, now: { now })
+    transports = { _ in (network, { now }) }
+    settle = {}
+  case .virtual:
+    let network = VirtualNetwork(
+      seed: 1,
+      configuration: VirtualNetworkConfiguration(
+        epochMilliseconds: now, heartbeatInterval: 0, heartbeatTimeout: 0))
+    network.startHost(timer)
+    transports = { index in
+      let peer = network.peer("member-\(index + 1)")
+      return (peer, peer.clock)
+    }
+    settle = { network.runUntilIdle() }
+  }
   let minter = TokenMinter(appKey: "bench-key", secret: "bench-secret")
   let counter = CallbackCounter()
 
@@ -49,8 +82,9 @@ func runSDKScene(members: Int, commands: Int) -> SDKSceneResult {
   var contexts: [SessionContext] = []
   for index in 0..<members {
     let sdk = VideoSDK()
+    let (transport, clock) = transports(index)
     let status = sdk.initialize(
-      InitParams(domain: "zoom.us", transport: network, clock: { now }))
+      InitParams(domain: "zoom.us", transport: transport, clock: clock))
     precondition(status == .success, "initialize: \(status.sdkName)")
     counter.watch(sdk)
     sdks.append(sdk)
@@ -64,7 +98,8 @@ func runSDKScene(members: Int, commands: Int) -> SDKSceneResult {
   // The join storm.
   // The storm's time is the sum of the joins' times: the two cache evictions are left out.
   let clock = ContinuousClock()
-  let joins = joinOneByOne(sdks, contexts, coldJoins: [10, members], clock: clock)
+  let joins = joinOneByOne(
+    sdks, contexts, coldJoins: [10, members], clock: clock, settle: settle)
   let joinStorm = joins.reduce(.zero, +)
   checkConvergence(sdks, service: service, sessionName: sessionName, after: "the join storm")
 
@@ -78,7 +113,7 @@ func runSDKScene(members: Int, commands: Int) -> SDKSceneResult {
   let lastSnapshot = medianSnapshotBuild(lastState, clock: clock)
 
   let steadyStart = clock.now
-  toggleInTurns(sdks, commands: commands)
+  toggleInTurns(sdks, commands: commands, settle: settle)
   let steady = clock.now - steadyStart
   precondition(
     counter.observed == commands * members && counter.delegated == counter.observed,
@@ -117,7 +152,8 @@ private func medianSnapshotBuild(_ state: SessionState, clock: ContinuousClock) 
 /// abbreviate it).
 @inline(never)
 private func joinOneByOne(
-  _ sdks: [VideoSDK], _ contexts: [SessionContext], coldJoins: Set<Int>, clock: ContinuousClock
+  _ sdks: [VideoSDK], _ contexts: [SessionContext], coldJoins: Set<Int>, clock: ContinuousClock,
+  settle: () -> Void
 ) -> [Duration] {
   let eviction = CacheEviction()
   var joins: [Duration] = []
@@ -126,6 +162,7 @@ private func joinOneByOne(
     if coldJoins.contains(index + 1) { eviction.evict() }
     let start = clock.now
     let session = sdks[index].joinSession(contexts[index])
+    settle()
     joins.append(clock.now - start)
     precondition(session != nil && sdks[index].isInSession(), "member \(index + 1) not in")
   }
@@ -134,9 +171,9 @@ private func joinOneByOne(
 
 /// Member `c % count` sends command `c`: start video, mute, stop video, unmute, round by round.
 ///
-/// Never inlined, for the same reason as ``joinOneByOne(_:_:clock:)``.
+/// Never inlined, for the same reason as ``joinOneByOne(_:_:coldJoins:clock:settle:)``.
 @inline(never)
-private func toggleInTurns(_ sdks: [VideoSDK], commands: Int) {
+private func toggleInTurns(_ sdks: [VideoSDK], commands: Int, settle: () -> Void) {
   for command in 0..<commands {
     let sdk = sdks[command % sdks.count]
     let result: VideoSDKError
@@ -147,6 +184,7 @@ private func toggleInTurns(_ sdks: [VideoSDK], commands: Int) {
     default: result = sdk.getAudioHelper().unmuteAudio(sdk.getSession()?.getMySelf())
     }
     precondition(result == .success, "command \(command): \(result.sdkName)")
+    settle()
   }
 }
 
