@@ -78,6 +78,7 @@ let package = Package(
       dependencies: [
         "SessionCore",
         "SessionTransport",
+        "CPrefetch",
       ],
       swiftSettings: swiftSettings
     ),

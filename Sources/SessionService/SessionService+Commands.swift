@@ -172,8 +172,8 @@ extension SessionService {
       // The history is bounded: a new message pushes the oldest out (a limit of 0 keeps none).
       // Read in place: a copy of the list held across `emit` would be copied on append.
       let forgotten =
-        session.state.chatMessages.count < session.state.chatHistoryLimit
-        ? nil : (session.state.chatMessages.first?.id ?? message.id)
+        session.state.chatHistoryCount < session.state.chatHistoryLimit
+        ? nil : (session.state.oldestChatMessageID ?? message.id)
       session.stampMessage(message.id)
       if let receiver {
         emitPrivately(.chatMessageReceived(message), to: [user, receiver], in: session)
@@ -182,7 +182,7 @@ extension SessionService {
       }
       if let forgotten { session.messageStamps.removeValue(forKey: forgotten) }
     case .deleteChatMessage(let messageID):
-      guard let message = session.state.chatMessages.last(where: { $0.id == messageID }) else {
+      guard let message = session.state.chatMessage(withID: messageID) else {
         return
       }
       // Only members who hold the message hear of its deletion: those who joined or resumed

@@ -192,6 +192,16 @@ public final class SessionService: SessionHost {
     sessions[name.lowercased()]?.state
   }
 
+  /// Each member of the named session with a connection, and that connection (a member
+  /// waiting for a resume has none).
+  ///
+  /// - Parameter name: The session name.
+  /// - Returns: Connections by member; empty when there is no such session.
+  package func memberConnections(ofSession name: String) -> [UserID: ConnectionID] {
+    guard let session = sessions[name.lowercased()] else { return [:] }
+    return session.members.compactMapValues(\.connection)
+  }
+
   /// The number of the last event of the named session.
   public func lastSequence(ofSession name: String) -> UInt64? {
     sessions[name.lowercased()]?.sequence

@@ -88,6 +88,9 @@ final class Connection {
   /// before its handshake completed, it never reaches the service (its open and everything
   /// behind it are dropped when they arrive).
   var abandonedBeforeOpen = false
+  /// Whether the client closed the connection on purpose (a close or an abandon, not a kill
+  /// or a timeout).
+  var closedByClient = false
   /// The arrival time of the last message in each direction: the FIFO bound.
   var lastArrival: (uplink: Int64, downlink: Int64) = (0, 0)
   /// Messages waiting behind a partition or hold, in order, per direction.

@@ -369,6 +369,20 @@ public final class VirtualNetwork {
     }
   }
 
+  /// The connections the host holds open though their clients closed them, by peer: none once
+  /// the network is quiescent, since a close travels after everything sent before it, and a
+  /// connection closed before its open arrived never reaches the host (see
+  /// `Docs/VirtualNetwork.md`, "Abandoned connections").
+  ///
+  /// - Returns: The peer's name of each such connection, by connection.
+  public func connectionsOpenAfterClientClose() -> [ConnectionID: String] {
+    var result: [ConnectionID: String] = [:]
+    for connection in hostConnections.values where connection.closedByClient {
+      result[connection.id] = connection.peer.name
+    }
+    return result
+  }
+
   /// Whether the run ended (``finish()``).
   public var hasFinished: Bool { isFinished }
 

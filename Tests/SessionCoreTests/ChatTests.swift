@@ -45,6 +45,33 @@ struct ChatTests {
     #expect(state.chatHistoryLimit == 3)
   }
 
+  /// Forgotten messages are dropped from the front in bulk: however many came and went, the
+  /// history is the newest `limit`, deletes find what is kept, and states with the same kept
+  /// messages are equal whatever they forgot.
+  @Test(arguments: [0, 1, 3, 100])
+  func aLongHistoryKeepsExactlyTheNewest(limit: Int) throws {
+    var state = SessionState(chatHistoryLimit: limit)
+    let join: [SessionEvent] = [
+      .initialized, .joinRequested(sessionName: "Algebra101", userName: "Ada"),
+      .sessionJoined(SessionBuilder.classroom.snapshot),
+    ]
+    for event in join { try state.reduce(event) }
+    var fresh = state
+    for index in 1...500 { try state.reduce(.chatMessageReceived(Self.message("m\(index)"))) }
+    let newest = (1...500).suffix(limit).map { "m\($0)" }
+    #expect(state.chatMessages.map(\.id) == newest)
+    #expect(state.chatMessageIDs == Set(newest))
+    #expect(state.checkInvariants().isEmpty)
+    for id in newest { try fresh.reduce(.chatMessageReceived(Self.message(id))) }
+    #expect(state == fresh)
+    if let oldest = newest.first {
+      try state.reduce(.chatMessageDeleted(messageID: oldest, deletedBy: .host))
+      #expect(state.chatMessages.map(\.id) == Array(newest.dropFirst()))
+    }
+    expectRejects(
+      .chatMessageDeleted(messageID: "m1", deletedBy: .host), in: state, .unknownOrDuplicateMessage)
+  }
+
   @Test func theDefaultHistoryIsTheDefaultLimit() {
     #expect(SessionState().chatHistoryLimit == SessionLimits().maxChatHistory)
     #expect(SessionState(chatHistoryLimit: -4).chatHistoryLimit == 0)

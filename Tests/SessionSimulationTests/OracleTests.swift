@@ -5,13 +5,23 @@ import Testing
 
 @testable import SessionSimulation
 
-/// The chat oracle: every message the service sent on a peer's open connection must reach the
-/// peer's callbacks. A world that claims one more message than was sent must fail the run.
+/// The oracles: every message the service sent on a peer's open connection must reach the
+/// peer's callbacks, and at quiescence no member of the service's roster is bound to a
+/// connection its peer closed. A world that claims one more message than was sent, or a ghost
+/// member, must fail the run.
 @Suite struct OracleTests {
-  /// A deterministic world whose service seems to have sent alice one more message.
-  final class ClaimsALostMessage: SimulationWorld {
+  /// What a lying world claims.
+  enum Lie { case lostMessage, ghost }
+
+  /// A deterministic world whose service seems to have sent alice one more message, or to
+  /// hold alice on a connection she closed.
+  final class Lying: SimulationWorld {
     let base: DeterministicWorld
-    init(_ base: DeterministicWorld) { self.base = base }
+    let lie: Lie
+    init(_ base: DeterministicWorld, _ lie: Lie) {
+      self.base = base
+      self.lie = lie
+    }
     var modeName: String { base.modeName }
     var elapsed: Int64 { base.elapsed }
     var epochMilliseconds: Int64 { base.epochMilliseconds }
@@ -38,31 +48,41 @@ import Testing
     }
     func expectedChat() -> [String: [String]] {
       var expected = base.expectedChat()
-      expected["alice", default: []].append("never-delivered")
+      if lie == .lostMessage { expected["alice", default: []].append("never-delivered") }
       return expected
+    }
+    func ghostMembers(ofSession name: String) -> [(user: UserID, peer: String)] {
+      lie == .ghost ? [(user: 1, peer: "alice")] : base.ghostMembers(ofSession: name)
     }
     func inject(_ fault: WorldFault) -> Bool { base.inject(fault) }
     func traceNetwork(to sink: @escaping (String) -> Void) { base.traceNetwork(to: sink) }
     func finish() -> [String] { base.finish() }
   }
 
-  private func run(lying: Bool) throws -> RunReport {
+  private func run(lying lie: Lie?) throws -> RunReport {
     let scenario = RunnerTests.room(
       actions: [ActionSpec(at: .seconds(3), peer: "student-1", .chat, text: "hello")],
       expect: Expectations(liveness: .seconds(5)))
     let base = DeterministicWorld(
       seed: 1, service: ScenarioLoader.serviceConfiguration(for: scenario, seed: 1))
-    let world: any SimulationWorld = lying ? ClaimsALostMessage(base) : base
+    let world: any SimulationWorld = lie.map { Lying(base, $0) } ?? base
     return try ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 1)).run()
   }
 
   @Test func everyMessageSentArrivesExactlyOnce() throws {
-    let report = try run(lying: false)
+    let report = try run(lying: nil)
     #expect(report.passed, "\(report.failures)")
   }
 
+  @Test func aGhostMemberAtQuiescenceFailsConvergence() throws {
+    let report = try run(lying: .ghost)
+    let failure = try #require(report.failures.first { $0.check == "convergence" })
+    #expect(failure.peer == "alice")
+    #expect(failure.detail.contains("on a connection alice closed"))
+  }
+
   @Test func aMessageTheServiceSentThatNeverArrivedFailsDelivery() throws {
-    let report = try run(lying: true)
+    let report = try run(lying: .lostMessage)
     let failure = try #require(report.failures.first { $0.check == "delivery" })
     #expect(failure.peer == "alice")
     #expect(failure.detail.contains("never-delivered"))

@@ -177,9 +177,23 @@ struct ReliableChannelTests {
     let connection = try #require(link.connection)
     link.send(command(1))
     link.close()
+    // Until the close arrives, the host holds a connection its client closed; not after.
+    #expect(network.connectionsOpenAfterClientClose() == [connection: "ada"])
     network.runUntilIdle()
+    #expect(network.connectionsOpenAfterClientClose().isEmpty)
     #expect(host.commandIDs == [1])
     #expect(host.closed == [connection])
+  }
+
+  @Test func aKilledNodesConnectionIsNotOneItsClientClosed() throws {
+    let (link, _) = network.startLink("ada")
+    network.runUntilIdle()
+    #expect(link.connection != nil)
+    network.kill(peer: "ada")
+    network.runUntilIdle()
+    // No close was sent: the host finds out by the heartbeat timeout, not from the client.
+    #expect(network.connectionsOpenAfterClientClose().isEmpty)
+    #expect(host.closed.isEmpty)
   }
 
   @Test func aLinkStartedWithNoHostIsRefusedAfterARoundTrip() {

@@ -69,7 +69,8 @@ extension SessionState {
     if order.count != participants.count {
       problems.append("order holds \(order.count) users, roster \(participants.count)")
     }
-    if chatMessageIDs != Set(chatMessages.map(\.id)) || chatMessageIDs.count != chatMessages.count {
+    let kept = chatLog[chatLogStart...]
+    if chatMessageIDs != Set(kept.map(\.id)) || chatMessageIDs.count != kept.count {
       problems.append("chat message ids disagree with messages")
     }
     if Set(participants.values.lazy.map(\.joinOrder)).count != participants.count {

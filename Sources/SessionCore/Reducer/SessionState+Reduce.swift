@@ -207,12 +207,20 @@ extension SessionState {
         throw reject(.unknownOrDuplicateMessage, event, "message \(message.id) already present")
       }
       chatMessageIDs.insert(message.id)
-      chatMessages.append(message)
-      if chatMessages.count > chatHistoryLimit {
-        // Bounded history: the oldest goes (O(limit) to shift, and the limit is a constant).
-        let forgotten = chatMessages.count - chatHistoryLimit
-        for old in chatMessages.prefix(forgotten) { chatMessageIDs.remove(old.id) }
-        chatMessages.removeFirst(forgotten)
+      chatLog.append(message)
+      let kept = chatLog.count - chatLogStart
+      if kept > chatHistoryLimit {
+        // Bounded history: the oldest are forgotten, and dropped from the front in bulk once
+        // as many are forgotten as are kept (at least 64).
+        let forgotten = kept - chatHistoryLimit
+        for old in chatLog[chatLogStart..<(chatLogStart + forgotten)] {
+          chatMessageIDs.remove(old.id)
+        }
+        chatLogStart += forgotten
+        if chatLogStart >= max(64, chatHistoryLimit) {
+          chatLog.removeFirst(chatLogStart)
+          chatLogStart = 0
+        }
       }
 
     case .chatMessageDeleted(let messageID, _):
@@ -220,8 +228,8 @@ extension SessionState {
         throw reject(.unknownOrDuplicateMessage, event, "no message \(messageID)")
       }
       chatMessageIDs.remove(messageID)
-      if let index = chatMessages.lastIndex(where: { $0.id == messageID }) {
-        chatMessages.remove(at: index)
+      if let index = chatLog[chatLogStart...].lastIndex(where: { $0.id == messageID }) {
+        chatLog.remove(at: index)
       }
 
     case .chatPrivilegeChanged(let privilege):

@@ -30,7 +30,34 @@ public struct SessionState: Sendable {
   public internal(set) var chatPrivilege: ChatPrivilege = .everyonePubliclyAndPrivately
   /// Chat messages received in this session, oldest first: the newest
   /// ``chatHistoryLimit`` of them.
-  public internal(set) var chatMessages: [ChatMessage] = []
+  ///
+  /// - Complexity: O(n) to read (a copy of the kept messages).
+  public internal(set) var chatMessages: [ChatMessage] {
+    get { Array(chatLog[chatLogStart...]) }
+    set {
+      chatLog = newValue
+      chatLogStart = 0
+    }
+  }
+  /// The kept messages from ``chatLogStart`` on; the ones before it are forgotten and dropped
+  /// from the front in bulk (a forgotten message costs O(1) amortized: one memmove per
+  /// `chatHistoryLimit` messages, not one per message, which a thousand replicas each paid).
+  var chatLog: [ChatMessage] = []
+  var chatLogStart = 0
+
+  /// How many chat messages are kept, without copying them.
+  package var chatHistoryCount: Int { chatLog.count - chatLogStart }
+  /// The oldest kept chat message's id, without copying the history.
+  package var oldestChatMessageID: String? {
+    chatLogStart < chatLog.count ? chatLog[chatLogStart].id : nil
+  }
+  /// The newest kept chat message with this id, without copying the history.
+  ///
+  /// - Parameter id: The message id.
+  /// - Returns: The message, if kept.
+  package func chatMessage(withID id: String) -> ChatMessage? {
+    chatLog[chatLogStart...].last { $0.id == id }
+  }
   /// Who is talking, as last reported.
   public internal(set) var activeSpeakers: [UserID] = []
   /// The last error reported (`onError`) or that ended a join.
@@ -77,7 +104,8 @@ extension SessionState: Equatable {
       && lhs.chatPrivilege == rhs.chatPrivilege && lhs.activeSpeakers == rhs.activeSpeakers
       && lhs.unmuteRequestedBy == rhs.unmuteRequestedBy && lhs.lastError == rhs.lastError
       && lhs.participants == rhs.participants && lhs.shares == rhs.shares
-      && lhs.chatMessages == rhs.chatMessages && lhs.isServiceView == rhs.isServiceView
+      && lhs.chatLog[lhs.chatLogStart...] == rhs.chatLog[rhs.chatLogStart...]
+      && lhs.isServiceView == rhs.isServiceView
   }
 }
 
@@ -120,8 +148,8 @@ extension SessionState: Codable {
             debugDescription: "two shares of \(share.owner)"))
       }
     }
-    chatMessages = try container.decode([ChatMessage].self, forKey: .chatMessages)
-    chatMessageIDs = Set(chatMessages.map(\.id))
+    chatLog = try container.decode([ChatMessage].self, forKey: .chatMessages)
+    chatMessageIDs = Set(chatLog.map(\.id))
     let violations = checkInvariants()
     if !violations.isEmpty {
       throw DecodingError.dataCorrupted(

@@ -128,6 +128,16 @@ extension ScenarioRunner {
     if scenario.expect.convergence, let divergence {
       fail("convergence", peer: nil, divergence)
     }
+    // At quiescence every close a client sent has reached the service: a member still bound
+    // to such a connection is a ghost (a join the service admitted on a connection its peer
+    // had already given up).
+    if convergedAt != nil {
+      for ghost in world.ghostMembers(ofSession: scenario.session.name).prefix(3) {
+        fail(
+          "convergence", peer: ghost.peer,
+          "the service lists user \(ghost.user) on a connection \(ghost.peer) closed")
+      }
+    }
     guard scenario.expect.delivery else { return }
     let expectedChat = world.expectedChat()
     for peer in peers {

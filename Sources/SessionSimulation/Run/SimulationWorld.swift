@@ -48,6 +48,10 @@ public protocol SimulationWorld: AnyObject {
   /// Per peer, the chat message ids the service sent on that peer's current, still-open
   /// connection: what the peer's callbacks must have delivered (see the delivery check).
   func expectedChat() -> [String: [String]]
+  /// Members of the service's roster of a session whose connection the peer has closed, while
+  /// the service still holds it: a ghost member (on the world's domain). Empty in a mode that
+  /// cannot see both ends.
+  func ghostMembers(ofSession name: String) -> [(user: UserID, peer: String)]
   /// Injects a fault; returns false when the mode cannot (the runner records that).
   func inject(_ fault: WorldFault) -> Bool
   /// Sends the world's own record of what happened (network events) to `sink` as it
@@ -102,4 +106,12 @@ public enum WorldFault: Sendable, Hashable, CustomStringConvertible {
     case .impair(let peer, let direction, _): "impair \(peer) \(direction.rawValue)"
     }
   }
+}
+
+extension SimulationWorld {
+  /// No ghost members: a world that cannot see both ends of its connections.
+  ///
+  /// - Parameter name: The session name.
+  /// - Returns: Empty.
+  public func ghostMembers(ofSession name: String) -> [(user: UserID, peer: String)] { [] }
 }

@@ -115,6 +115,20 @@ public final class DeterministicWorld: SimulationWorld {
   /// - Returns: The clock.
   public func clock(for peer: String) -> () -> Int64 { network.peer(peer).clock }
 
+  /// Members of the service's roster whose connection the peer closed while the service
+  /// still holds it.
+  ///
+  /// - Parameter name: The session name.
+  /// - Returns: Each ghost's user id and peer, by id.
+  public func ghostMembers(ofSession name: String) -> [(user: UserID, peer: String)] {
+    guard network.isHostRunning else { return [] }
+    let closed = network.connectionsOpenAfterClientClose()
+    guard !closed.isEmpty else { return [] }
+    return tap.service.memberConnections(ofSession: name)
+      .compactMap { user, connection in closed[connection].map { (user, $0) } }
+      .sorted { $0.user < $1.user }
+  }
+
   /// The service's state of a session, if the service and the session live.
   ///
   /// - Parameter name: The session name.

@@ -181,10 +181,20 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     return { [unowned self] in wall.now() + self.state.withLock { $0.skews[peer] ?? 0 } }
   }
 
-  /// The service's state of a session, if the service and the session live.
+  /// Ghost members: none that this mode can see.
   ///
   /// - Parameter name: The session name.
-  /// - Returns: The state.
+  /// - Returns: Always empty.
+  public func ghostMembers(ofSession name: String) -> [(user: UserID, peer: String)] {
+    // Over real sockets the client's close is the kernel's: the check runs in deterministic
+    // mode, which sees both ends.
+    []
+  }
+
+  /// The service's state of a session.
+  ///
+  /// - Parameter name: The session name.
+  /// - Returns: The state, if the session lives.
   public func serviceState(ofSession name: String) -> SessionState? {
     let server = server
     return try? server.loop.runBlocking { server.host.service.state(ofSession: name) }
