@@ -19,8 +19,10 @@ final class HostTap: SessionHost, @unchecked Sendable {
     var admitted = false
     /// Whether it closed, either side.
     var closed = false
-    /// Chat message ids sent on it after the admission, in order.
-    var chatIDs: [String] = []
+    /// Chat messages sent on it after the admission, in order, as places in
+    /// ``Record/chatLog`` (a place costs no retain of the id, and a broadcast adds one to
+    /// every receiver's list).
+    var chats: [Int32] = []
   }
 
   private struct Record: Sendable {
@@ -29,6 +31,8 @@ final class HostTap: SessionHost, @unchecked Sendable {
     var peerOfUser: [UserID: String] = [:]
     /// Each peer's newest admitted connection.
     var current: [String: ConnectionID] = [:]
+    /// Every chat message id the service sent, once each, in order.
+    var chatLog: [String] = []
   }
 
   let service: SessionService
@@ -92,7 +96,7 @@ extension HostTap {
       var result: [String: [String]] = [:]
       for (peer, connection) in record.current {
         guard let entry = record.connections[connection], !entry.closed else { continue }
-        result[peer] = entry.chatIDs
+        result[peer] = entry.chats.map { record.chatLog[Int($0)] }
       }
       return result
     }
@@ -106,7 +110,18 @@ extension HostTap {
       guard case .events(let batch) = message,
         batch.events.contains(where: \.isChat)
       else { return }
-      for connection in group.connections { note(message, on: connection, in: &record) }
+      // Logged once, then its places added to each receiver's list.
+      let first = record.chatLog.count
+      for event in batch.events {
+        if case .chatMessageReceived(let chat) = event { record.chatLog.append(chat.id) }
+      }
+      let places = Int32(first)..<Int32(record.chatLog.count)
+      for connection in group.connections {
+        guard let index = record.connections.index(forKey: connection),
+          record.connections.values[index].admitted
+        else { continue }
+        record.connections.values[index].chats.append(contentsOf: places)
+      }
     case .close(let connection, _):
       // A closed connection owes nothing more: forget its messages.
       if record.connections[connection] != nil {
@@ -132,7 +147,8 @@ extension HostTap {
       guard record.connections[connection]?.admitted == true else { return }
       for event in batch.events {
         if case .chatMessageReceived(let chat) = event {
-          record.connections[connection]?.chatIDs.append(chat.id)
+          record.connections[connection]?.chats.append(Int32(record.chatLog.count))
+          record.chatLog.append(chat.id)
         }
       }
     case .left:
