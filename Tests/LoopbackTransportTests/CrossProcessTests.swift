@@ -75,9 +75,12 @@ struct CrossProcessTests {
     // The honest clients come after the burst has been taken in (150 − 48 pending evicted):
     // a connect in the middle of it, while the evicted connections still hold their
     // descriptors, can meet a full descriptor table (Docs/LoopbackTransport.md, "Resource
-    // limits").
+    // limits"). On a loaded machine some of the burst reaches its 15 s idle timeout before it
+    // would be evicted: either way its descriptor is free again.
     #expect(
-      waitUntil(timeoutSeconds: 30) { server.output.count { $0.contains("evicted") } >= 100 },
+      waitUntil(timeoutSeconds: 60) {
+        server.output.count { $0.contains("evicted") || $0.contains("idle timeout") } >= 100
+      },
       "\(server.output.suffix(5))")
     let harness = try LoopbackHarness(externalPort: port)
     let ada = try harness.join("Ada", role: .host)

@@ -149,6 +149,8 @@ private func heavyCharacter(_ marks: Int) -> String {
     // The figures Docs/WireProtocol.md §7 and Docs/SessionService.md quote.
     #expect(bound == 1_011_667)
     #expect(budget.usersFitting(in: WireProtocol.defaultMaxFrameSize) == 1_036)
+    // What a session admits with the default message size (its snapshot in fragments).
+    #expect(budget.usersFitting(in: WireProtocol.defaultMaxMessageSize) == 16_577)
     let service = SessionService(configuration: ServiceConfiguration(credentials: [:]))
     #expect(service.admissionLimit == limits.maxUsers)
   }

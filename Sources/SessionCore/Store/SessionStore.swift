@@ -218,6 +218,9 @@ public final class SessionStore: Observable {
   /// waits on).
   package var uncountedState: SessionState { storage }
 
+  /// The host, read in place (no copy of the state).
+  package var hostIDInPlace: UserID? { storage.hostID }
+
   /// How many participants the state holds, read in place (no copy of the state).
   package var participantCount: Int { storage.participants.count }
 

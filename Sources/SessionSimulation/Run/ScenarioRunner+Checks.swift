@@ -67,6 +67,23 @@ extension ScenarioRunner {
 
   // MARK: Convergence
 
+  /// Whether the replicas look converged at a glance: every live peer that wants the session
+  /// is in it, with as many participants and the same host as the service. O(1) per replica;
+  /// ``divergence()`` then compares everything.
+  func looksConverged() -> Bool {
+    let state = world.serviceState(ofSession: scenario.session.name)
+    for peer in peers where peer.life == .alive {
+      let inSession = peer.isInSession
+      if peer.wantsSession && !inSession { return false }
+      guard inSession else { continue }
+      guard let state else { return false }
+      let replica = peer.sdk.store
+      if replica.participantCount != state.participants.count { return false }
+      if replica.hostIDInPlace != state.hostID { return false }
+    }
+    return true
+  }
+
   /// The first way the replicas and the service disagree, or `nil` when every live peer that
   /// wants the session holds the service's state and the service lists exactly those peers.
   func divergence() -> String? {
@@ -118,7 +135,7 @@ extension ScenarioRunner {
   /// Convergence, liveness and the delivery properties, once the run has settled.
   func finalChecks(at elapsed: Int64) {
     checkEveryReplica()
-    let divergence = divergence()
+    let divergence = confirmedConvergence ? nil : divergence()
     if convergedAt == nil {
       fail(
         "liveness", peer: nil,

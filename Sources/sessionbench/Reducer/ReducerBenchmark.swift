@@ -5,7 +5,19 @@ import SessionCore
 ///
 /// Bars: reducer_eps_1k / floor_eps_1k >= 0.5; reducer_eps_10k >= 0.75 * reducer_eps_1k;
 /// store_eps_1k >= 1,000,000.
+///
+/// `--profile 1k|10k` runs the reducer on that roster once, untimed, and prints nothing: for
+/// `valgrind --tool=callgrind`, which counts each case's instructions per event (the
+/// instructions of `reduce` are the same on both rosters; what differs is memory).
 func runReducerBenchmark(_ arguments: [String]) throws {
+  if let index = arguments.firstIndex(of: "--profile") {
+    guard index + 1 < arguments.count,
+      let size = ["1k": 1_000, "10k": 10_000][arguments[index + 1]]
+    else { throw BenchmarkError("--profile needs 1k or 10k") }
+    let mix = EventMix(size: size, count: 500_000)
+    _ = reducerRun(mix).run()
+    return
+  }
   let options = try BenchmarkOptions(arguments)
   let eventCount = 500_000
   let repetitions = options.repetitions
