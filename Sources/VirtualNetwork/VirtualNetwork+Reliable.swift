@@ -359,23 +359,25 @@ extension VirtualNetwork {
 
   /// Starts fetching what the deliveries after `index` will touch, a stage per delivery: a
   /// fan-out to thousands of replicas waits on memory (each receiver's objects sit in a
-  /// different place), and each object is found through the one before it. Four deliveries
-  /// ahead the connection, three ahead its peer and link, two ahead the lane and the link's
-  /// owner; one ahead, the owner's own lookahead runs (in ``arrive(_:)``).
+  /// different place), and each object is found through the one before it. Five deliveries
+  /// ahead the connection, four ahead its peer and link, three ahead the lane and the link's
+  /// owner, two ahead the owner's own objects (``LinkLookahead/linkMayDeliverSoon()``); one
+  /// ahead, the owner's lookahead runs (in ``arrive(_:)``).
   @inline(__always)
   private static func prefetch(_ connections: [Connection], ahead index: Int) {
     let count = connections.count
-    if index + 4 < count { prefetchObject(connections[index + 4]) }
-    if index + 3 < count {
-      let connection = connections[index + 3]
+    if index + 5 < count { prefetchObject(connections[index + 5]) }
+    if index + 4 < count {
+      let connection = connections[index + 4]
       prefetchObject(connection.peer)
       if let link = connection.link { prefetchObject(link) }
     }
-    if index + 2 < count {
-      let connection = connections[index + 2]
+    if index + 3 < count {
+      let connection = connections[index + 3]
       prefetchObject(connection.peer.downlink)
       if let owner = connection.link?.lookahead { prefetchObject(owner) }
     }
+    if index + 2 < count { connections[index + 2].link?.lookahead?.linkMayDeliverSoon() }
   }
 
   /// Whether a message sent now on this connection's downlink would arrive now, in order,
@@ -441,7 +443,17 @@ extension VirtualNetwork {
         }
         run = []
       }
-      for id in group.connections {
+      let ids = group.connections
+      for (position, id) in ids.enumerated() {
+        // What `deliversAtOnce` reads of the receivers ahead: their connection three ahead,
+        // its peer and downlink lane one ahead (see `prefetch(_:ahead:)`).
+        if position + 3 < ids.count, let ahead = hostConnections[ids[position + 3]] {
+          prefetchObject(ahead)
+        }
+        if position + 1 < ids.count, let next = hostConnections[ids[position + 1]] {
+          prefetchObject(next.peer)
+          prefetchObject(next.peer.downlink)
+        }
         guard let connection = hostConnections[id], !isFinished else { continue }
         if deliversAtOnce(connection) {
           connection.peer.downlink.counters.sent += 1

@@ -23,4 +23,13 @@ package protocol LinkLookahead: AnyObject {
   /// `message` will most likely be this link's next message. A hint only: act on nothing, as
   /// the message may never come (the link can close first) and comes again through the handler.
   func linkWillDeliver(_ message: ServerMessage)
+
+  /// A message will most likely reach this link a few deliveries from now: start fetching the
+  /// owner's own objects, which ``linkWillDeliver(_:)`` reads. A hint only: act on nothing.
+  func linkMayDeliverSoon()
+}
+
+extension LinkLookahead {
+  /// Nothing to fetch ahead.
+  package func linkMayDeliverSoon() {}
 }
