@@ -298,20 +298,15 @@ extension VirtualNetwork {
       peer.waitingDeliveries.append(event)
       return
     }
-    if case .server(let serverMessage) = message.packet {
-      // The common case first, as a fan-out delivers it.
-      lane.counters.delivered += 1
-      link.lastHeard = now
+    lane.counters.delivered += 1
+    link.lastHeard = now
+    switch message.packet {
+    case .server(let serverMessage):
       trace(
         .delivered, from: Self.serviceNode, to: peer.name, connection: connection.id,
         serverMessage.traceSummary)
       lookAhead()
       link.handler?(.message(serverMessage))
-      return
-    }
-    lane.counters.delivered += 1
-    link.lastHeard = now
-    switch message.packet {
     case .hostClose:
       let handler = link.handler
       link.end()
@@ -326,7 +321,7 @@ extension VirtualNetwork {
         .closed, from: Self.serviceNode, to: peer.name, connection: connection.id,
         message.packet.summary)
       handler?(.closed(.failed(text)))
-    case .open, .client, .clientClose, .server:
+    case .open, .client, .clientClose:
       break
     }
   }

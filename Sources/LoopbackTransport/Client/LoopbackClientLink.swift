@@ -183,7 +183,7 @@ public final class LoopbackClientLink: SessionLink {
   {
     do throws(WireError) {
       guard WireFragments.isFragment(payload) else {
-        reassembly = WireReassembly(maxMessageSize: context.configuration.tcp.maxMessageSize)
+        reassembly.reset()
         throw WireError(
           .invalidValue, offset: 0,
           detail: "a frame came between the fragments of a message")

@@ -508,9 +508,9 @@ final class ServerCore<Host: SessionHost> {
           refuseOversize(size: scratch.count, to: connection)
           return
         }
-        let share = configuration.tcp.maxFrameSize - WireProtocol.fragmentHeaderSize
         if connection.tcp.send(fragmentsOf: scratch) {
-          framesSent += (scratch.count + share - 1) / max(1, share)
+          framesSent += WireFragments.frameCount(
+            of: scratch.count, maxFrameSize: configuration.tcp.maxFrameSize)
           payloadBytesSent += scratch.count
         }
       }
@@ -581,7 +581,7 @@ final class ServerCore<Host: SessionHost> {
       "a \(size)-byte message exceeds the \(configuration.tcp.maxMessageSize)-byte message "
         + "limit; closing", connection)
     let goodbye = WireGoodbye(
-      reason: .tooLarge, text: "the server's message exceeds the frame limit")
+      reason: .tooLarge, text: "the server's message exceeds the message limit")
     guard connection.machine.serverCloses(now: loop.now, drainTimeout: configuration.drainTimeout)
     else { return }
     closeOnPurpose(connection, goodbye: goodbye, reason: .local, detail: goodbye.text)

@@ -92,8 +92,8 @@ extension TCPConnection {
     guard case .active = state, payload.count <= configuration.maxMessageSize else {
       return false
     }
-    let share = max(1, configuration.maxFrameSize - WireProtocol.fragmentHeaderSize)
-    let frames = (payload.count + share - 1) / share
+    let frames = WireFragments.frameCount(
+      of: payload.count, maxFrameSize: configuration.maxFrameSize)
     guard queuedWriteBytes <= configuration.maxQueuedWriteBytes else {
       overflowed()
       return false

@@ -106,7 +106,7 @@ extension SessionState {
 
     case .deleteChatMessage(let messageID):
       guard chatMessageIDs.contains(messageID),
-        let message = chatLog[chatLogStart...].last(where: { $0.id == messageID })
+        let message = chatMessage(withID: messageID)
       else { return .invalidParameter }
       return message.sender == user || moderator ? .success : .sessionNoRights
     }

@@ -59,9 +59,6 @@ extension SDKEngine {
 
   // MARK: Looking ahead
 
-  /// A fan-out's next message for this instance: start fetching the participant and the
-  /// handle list its callback will touch, while the instance before this one works
-  /// (Decision 0009). Nothing is read that a view could observe, and nothing changes.
   /// A fan-out's message will reach this instance a few deliveries from now: start fetching
   /// the store, whose fields ``linkWillDeliver(_:)`` reads to find what to fetch next. Its
   /// first four cache lines hold the flags and the state's table headers.
@@ -70,6 +67,9 @@ extension SDKEngine {
     for line in 0..<4 { prefetchMemory(at: store + line * 64) }
   }
 
+  /// A fan-out's next message for this instance: start fetching the participant and the
+  /// handle list its callback will touch, while the instance before this one works
+  /// (Decision 0009). Nothing is read that a view could observe, and nothing changes.
   func linkWillDeliver(_ message: ServerMessage) {
     guard case .events(let batch) = message, !batch.events.isEmpty else { return }
     if let user = batch.events[0].statusSubject {

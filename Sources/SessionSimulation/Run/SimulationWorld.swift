@@ -109,7 +109,8 @@ public enum WorldFault: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension SimulationWorld {
-  /// No ghost members: a world that cannot see both ends of its connections.
+  /// No ghost members: a world that cannot see both ends of its connections (over real
+  /// sockets a client's close is the kernel's; the check runs in deterministic mode).
   ///
   /// - Parameter name: The session name.
   /// - Returns: Empty.

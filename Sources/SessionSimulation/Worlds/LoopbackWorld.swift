@@ -181,16 +181,6 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     return { [unowned self] in wall.now() + self.state.withLock { $0.skews[peer] ?? 0 } }
   }
 
-  /// Ghost members: none that this mode can see.
-  ///
-  /// - Parameter name: The session name.
-  /// - Returns: Always empty.
-  public func ghostMembers(ofSession name: String) -> [(user: UserID, peer: String)] {
-    // Over real sockets the client's close is the kernel's: the check runs in deterministic
-    // mode, which sees both ends.
-    []
-  }
-
   /// The service's state of a session.
   ///
   /// - Parameter name: The session name.

@@ -14,6 +14,22 @@ package enum WireFragments {
     payload.first == WireMessageType.fragment
   }
 
+  /// How many `fragment` frames a payload of `count` bytes takes.
+  ///
+  /// - Parameters:
+  ///   - count: The payload's length in bytes.
+  ///   - maxFrameSize: The largest frame payload.
+  /// - Returns: The number of frames ``split(_:maxFrameSize:_:)`` hands out.
+  package static func frameCount(of count: Int, maxFrameSize: Int) -> Int {
+    let share = share(maxFrameSize)
+    return (max(0, count) + share - 1) / share
+  }
+
+  /// The bytes of the message each fragment carries.
+  private static func share(_ maxFrameSize: Int) -> Int {
+    max(1, maxFrameSize - WireProtocol.fragmentHeaderSize)
+  }
+
   /// Cuts a server payload longer than a frame into `fragment` frames and hands each to
   /// `body` in order.
   ///
@@ -24,7 +40,7 @@ package enum WireFragments {
   package static func split(
     _ payload: [UInt8], maxFrameSize: Int, _ body: (UnsafeRawBufferPointer) -> Void
   ) {
-    let share = max(1, maxFrameSize - WireProtocol.fragmentHeaderSize)
+    let share = share(maxFrameSize)
     var frame: [UInt8] = []
     frame.reserveCapacity(min(payload.count, share) + WireProtocol.fragmentHeaderSize)
     var start = 0
@@ -58,6 +74,9 @@ package struct WireReassembly {
   /// Whether fragments of a message have arrived and its last has not: any other frame now
   /// breaks the protocol.
   package var isAssembling: Bool { !bytes.isEmpty }
+
+  /// Forgets the fragments so far (the message they began is broken).
+  package mutating func reset() { bytes = [] }
 
   /// Takes one `fragment` frame.
   ///

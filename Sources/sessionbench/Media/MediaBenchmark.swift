@@ -243,20 +243,8 @@ private func measureDeterministicSpeedup(_ scenario: Scenario, repetitions: Int)
     return peer
   }
   plain.expect.media = nil
-  func speedup(_ scenario: Scenario) throws -> Double {
-    let outcome = try Simulation.run(
-      scenario, mode: .deterministic, options: RunOptions(seed: scenario.seed ?? 1))
-    guard outcome.report.passed else {
-      throw BenchmarkError(
-        "\(scenario.name) failed: \(outcome.report.failures.first.map { "\($0)" } ?? "")")
-    }
-    return Double(outcome.report.simulatedMilliseconds) / 1_000 / outcome.report.wallSeconds
-  }
-  var media: [Double] = []
-  var without: [Double] = []
-  for _ in 0..<repetitions {
-    media.append(try speedup(scenario))
-    without.append(try speedup(plain))
-  }
-  return (media.sorted()[media.count / 2], without.sorted()[without.count / 2])
+  let (media, without) = try interleaved(
+    repetitions: repetitions, { try deterministicSpeedup(scenario) },
+    against: { try deterministicSpeedup(plain) })
+  return (median(media), median(without))
 }

@@ -166,12 +166,3 @@ private struct SDKFigures {
     for bar in bars { print("  \(bar.met ? "ok    " : "FAILED") \(bar.name)") }
   }
 }
-
-private func median(_ values: [Double]) -> Double {
-  let sorted = values.sorted()
-  return sorted[sorted.count / 2]
-}
-
-private func fixed(_ value: Double, _ digits: Int) -> String {
-  String(format: "%.\(digits)f", value)
-}

@@ -94,12 +94,8 @@ private struct SimulationFigures {
       return Double(result.deliveries) / result.steady.seconds
     }
     _ = rate(.virtual)  // warm-up
-    var det: [Double] = []
-    var inProcess: [Double] = []
-    for _ in 0..<repetitions {
-      det.append(rate(.virtual))
-      inProcess.append(rate(.inProcess))
-    }
+    let (det, inProcess) = interleaved(
+      repetitions: repetitions, { rate(.virtual) }, against: { rate(.inProcess) })
     let detRate = median(det)
     let inRate = median(inProcess)
     values["det_deliveries_per_s"] = detRate.rounded()
@@ -117,12 +113,9 @@ private struct SimulationFigures {
     var unchecked = scenario
     unchecked.expect.invariants = false
     unchecked.expect.delivery = false
-    var checked: [Double] = []
-    var plain: [Double] = []
-    for _ in 0..<repetitions {
-      checked.append(try speedup(scenario))
-      plain.append(try speedup(unchecked))
-    }
+    let (checked, plain) = try interleaved(
+      repetitions: repetitions, { try deterministicSpeedup(scenario) },
+      against: { try deterministicSpeedup(unchecked) })
     let value = median(checked)
     let baseline = median(plain)
     values["churn_1k_speedup"] = value
@@ -167,12 +160,8 @@ private struct SimulationFigures {
 
   mutating func measureDemo(repetitions: Int) throws {
     let scenario = try ScenarioLoader.load(path: "Examples/Scenarios/classroom.json")
-    var demo: [Double] = []
-    var inside: [Double] = []
-    for _ in 0..<repetitions {
-      demo.append(try demoSpeedup())
-      inside.append(try speedup(scenario))
-    }
+    let (demo, inside) = try interleaved(
+      repetitions: repetitions, demoSpeedup, against: { try deterministicSpeedup(scenario) })
     let value = median(demo)
     let baseline = median(inside)
     values["demo_speedup"] = value
@@ -190,12 +179,9 @@ private struct SimulationFigures {
     let path = "Examples/Scenarios/swarm-classroom.json"
     let seeds = 40
     let jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    var parallel: [Double] = []
-    var single: [Double] = []
-    for _ in 0..<repetitions {
-      parallel.append(try sweepRate(path, seeds: seeds, jobs: jobs))
-      single.append(try sweepRate(path, seeds: seeds, jobs: 1))
-    }
+    let (parallel, single) = try interleaved(
+      repetitions: repetitions, { try sweepRate(path, seeds: seeds, jobs: jobs) },
+      against: { try sweepRate(path, seeds: seeds, jobs: 1) })
     let value = median(parallel)
     let baseline = median(single)
     values["swarm_seeds_per_s"] = value
@@ -216,17 +202,6 @@ private struct SimulationFigures {
   }
 }
 
-/// Runs a scenario in deterministic mode with its seed; virtual seconds per wall second.
-private func speedup(_ scenario: Scenario) throws -> Double {
-  let outcome = try Simulation.run(
-    scenario, mode: .deterministic, options: RunOptions(seed: scenario.seed ?? 1))
-  guard outcome.report.passed else {
-    throw BenchmarkError(
-      "\(scenario.name) failed: \(outcome.report.failures.first.map { "\($0)" } ?? "")")
-  }
-  return Double(outcome.report.simulatedMilliseconds) / 1_000 / outcome.report.wallSeconds
-}
-
 /// What one child process of the 5,000-member join measured.
 private struct JoinChildResult {
   var wallSeconds: Double
@@ -234,9 +209,7 @@ private struct JoinChildResult {
 
   /// Runs `sessionbench simulation --join-child PEERS` and reads its line.
   static func measure(peers: Int) throws -> JoinChildResult {
-    let text = try runChild(
-      URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path,
-      ["simulation", "--join-child", "\(peers)"])
+    let text = try runProcess(ownExecutable, ["simulation", "--join-child", "\(peers)"])
     let fields = text.split(whereSeparator: \.isWhitespace)
     guard let index = fields.firstIndex(of: "join_wall_s"), fields.count >= index + 4,
       let seconds = Double(fields[index + 1]), let rss = Double(fields[index + 3])
@@ -273,7 +246,7 @@ private func runJoinChild(peers: Int) throws {
 /// Runs `scripts/demo --json` (which builds the demo as the README's first command does) and
 /// returns its virtual seconds per wall second.
 private func demoSpeedup() throws -> Double {
-  let text = try runChild("/bin/bash", ["scripts/demo", "--json"])
+  let text = try runProcess("/bin/bash", ["scripts/demo", "--json"])
   guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
     let record = try? JSONDecoder().decode(SweepRecord.self, from: Data(line.utf8)),
     record.report.passed
@@ -283,46 +256,18 @@ private func demoSpeedup() throws -> Double {
 
 /// Runs a sweep with the sessionsim beside this binary; seeds per wall second.
 private func sweepRate(_ path: String, seeds: Int, jobs: Int) throws -> Double {
-  let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    .deletingLastPathComponent().appendingPathComponent("sessionsim").path
+  let binary = URL(fileURLWithPath: ownExecutable).deletingLastPathComponent()
+    .appendingPathComponent("sessionsim").path
   guard FileManager.default.isExecutableFile(atPath: binary) else {
     throw BenchmarkError(
       "no \(binary): build it first with `swift build -c release --product sessionsim`")
   }
   let start = ContinuousClock.now
-  _ = try runChild(
+  _ = try runProcess(
     binary, ["run", path, "--seeds", "\(seeds)", "--swarm", "--jobs", "\(jobs)", "--json"])
   return Double(seeds) / (ContinuousClock.now - start).seconds
 }
 
-/// Runs a program to its end; its standard output, or an error naming its status.
-private func runChild(_ program: String, _ arguments: [String]) throws -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: program)
-  process.arguments = arguments
-  let output = Pipe()
-  process.standardOutput = output
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  let text = String(decoding: data, as: UTF8.self)
-  guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-    throw BenchmarkError(
-      "\(program) \(arguments.joined(separator: " ")) exited with status "
-        + "\(process.terminationStatus): \(text.suffix(400))")
-  }
-  return text
-}
-
-private func median(_ values: [Double]) -> Double {
-  let sorted = values.sorted()
-  return sorted[sorted.count / 2]
-}
-
 private func range(_ values: [Double], _ digits: Int) -> String {
   "\(fixed(values.min() ?? 0, digits))...\(fixed(values.max() ?? 0, digits))"
-}
-
-private func fixed(_ value: Double, _ digits: Int) -> String {
-  String(format: "%.\(digits)f", value)
 }

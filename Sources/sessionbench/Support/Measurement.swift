@@ -1,4 +1,5 @@
 import Foundation
+import SessionSimulation
 
 /// Options every benchmark understands.
 struct BenchmarkOptions {
@@ -97,4 +98,66 @@ func printJSON(_ values: [String: Double]) throws {
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.sortedKeys]
   print(String(decoding: try encoder.encode(values), as: UTF8.self))
+}
+
+/// The median of some values (the upper one of an even count).
+func median(_ values: [Double]) -> Double {
+  let sorted = values.sorted()
+  return sorted[sorted.count / 2]
+}
+
+/// Formats a value with a fixed number of decimals.
+func fixed(_ value: Double, _ digits: Int) -> String {
+  String(format: "%.\(digits)f", value)
+}
+
+/// Runs `measured` and `baseline` once each per round, `repetitions` rounds, interleaved so
+/// that a burst of load slows both alike; every figure of each, in order.
+func interleaved(
+  repetitions: Int, _ measured: () throws -> Double, against baseline: () throws -> Double
+) rethrows -> (measured: [Double], baseline: [Double]) {
+  var first: [Double] = []
+  var second: [Double] = []
+  for _ in 0..<repetitions {
+    first.append(try measured())
+    second.append(try baseline())
+  }
+  return (first, second)
+}
+
+/// Runs a scenario in deterministic mode with its own seed and returns virtual seconds per
+/// wall second; a scenario that fails is an error naming its first failure.
+func deterministicSpeedup(_ scenario: Scenario) throws -> Double {
+  let outcome = try Simulation.run(
+    scenario, mode: .deterministic, options: RunOptions(seed: scenario.seed ?? 1))
+  guard outcome.report.passed else {
+    throw BenchmarkError(
+      "\(scenario.name) failed: \(outcome.report.failures.first.map { "\($0)" } ?? "")")
+  }
+  return Double(outcome.report.simulatedMilliseconds) / 1_000 / outcome.report.wallSeconds
+}
+
+/// Runs a program to its end and returns its standard output; an error names its status and
+/// the end of its output.
+func runProcess(_ program: String, _ arguments: [String]) throws -> String {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: program)
+  process.arguments = arguments
+  let output = Pipe()
+  process.standardOutput = output
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  let text = String(decoding: data, as: UTF8.self)
+  guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+    throw BenchmarkError(
+      "\(program) \(arguments.joined(separator: " ")) exited with status "
+        + "\(process.terminationStatus): \(text.suffix(400))")
+  }
+  return text
+}
+
+/// This benchmark's own executable, for measurements in a fresh child process.
+var ownExecutable: String {
+  URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
 }

@@ -22,19 +22,10 @@ import SessionTransport
 enum ResidentMemory {
   /// Runs one child of `mode` and returns its RSS growth in KB.
   static func measureInChild(mode: String, peers: Int, sessionSize: Int) throws -> Double {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = [
-      "transport", "--rss-child", mode, "--peers", "\(peers)", "--session-size", "\(sessionSize)",
-    ]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    guard process.terminationStatus == 0,
-      let line = text.split(separator: "\n").first(where: { $0.hasPrefix("rss_growth_kb ") }),
+    let text = try runProcess(
+      ownExecutable,
+      ["transport", "--rss-child", mode, "--peers", "\(peers)", "--session-size", "\(sessionSize)"])
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("rss_growth_kb ") }),
       let value = Double(line.dropFirst("rss_growth_kb ".count))
     else { throw BenchmarkError("the \(mode) memory child failed: \(text)") }
     return value
