@@ -20,7 +20,13 @@ public final class VirtualPeer: SessionLinkFactory {
   /// Counts restarts; links of an older incarnation are dead.
   var incarnation: UInt64 = 0
   /// Milliseconds added to the network's clock in ``clock``.
-  var skew: Int64 = 0
+  var skew: Int64 {
+    get { clockSource.skew }
+    set { clockSource.skew = newValue }
+  }
+  /// What ``clock`` reads, apart from the node: a weak reference to the node would give it a
+  /// side table, and then every retain of the node (one per delivery) takes the slow path.
+  private let clockSource = ClockSource()
   /// The open links, by serial number.
   var links: [Int: VirtualLink] = [:]
   private var nextLinkSerial = 0
@@ -46,6 +52,7 @@ public final class VirtualPeer: SessionLinkFactory {
     self.name = name
     self.index = index
     self.network = network
+    clockSource.network = network
     let streams = network.streams
     uplink = Lane(
       behavior: behavior, random: streams.stream("link/\(name)/up"),
@@ -73,9 +80,9 @@ public final class VirtualPeer: SessionLinkFactory {
   /// this node's skew (``VirtualNetwork/setClockSkew(peer:milliseconds:)``). Give it to the
   /// SDK instance on this node (`InitParams.clock`). Reads 0 once the network is gone.
   public var clock: () -> Int64 {
-    { [weak self] in
-      guard let self, let network = self.network else { return 0 }
-      return Micro.add(network.nowMilliseconds, self.skew)
+    { [clockSource] in
+      guard let network = clockSource.network else { return 0 }
+      return Micro.add(network.nowMilliseconds, clockSource.skew)
     }
   }
 
@@ -94,4 +101,13 @@ public final class VirtualPeer: SessionLinkFactory {
     incarnation &+= 1
     network?.trace(.fault("restart"), from: name, to: name, connection: nil, "restart")
   }
+}
+
+/// A node's clock: the network it reads (weakly, so that a clock kept past the network reads
+/// 0) and the node's skew.
+///
+/// > Important: Confined to its network's isolation domain, like its node.
+private final class ClockSource {
+  weak var network: VirtualNetwork?
+  var skew: Int64 = 0
 }

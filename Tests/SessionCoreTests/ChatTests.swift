@@ -60,7 +60,7 @@ struct ChatTests {
     for index in 1...500 { try state.reduce(.chatMessageReceived(Self.message("m\(index)"))) }
     let newest = (1...500).suffix(limit).map { "m\($0)" }
     #expect(state.chatMessages.map(\.id) == newest)
-    #expect(state.chatMessageIDs == Set(newest))
+    #expect(state.chatMessageIDs == MessageIDSet(newest))
     #expect(state.checkInvariants().isEmpty)
     for id in newest { try fresh.reduce(.chatMessageReceived(Self.message(id))) }
     #expect(state == fresh)

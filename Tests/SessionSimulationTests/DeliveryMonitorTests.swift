@@ -8,7 +8,8 @@ import Testing
 @Suite struct DeliveryMonitorTests {
   private func monitor(_ callbacks: [VideoSDKCallback]) -> DeliveryMonitor {
     var monitor = DeliveryMonitor()
-    for callback in callbacks { monitor.observe(callback) }
+    let numbers = ChatNumbers()
+    for callback in callbacks { monitor.observe(callback, numbers: numbers) }
     return monitor
   }
 

@@ -70,7 +70,8 @@ extension SessionState {
       problems.append("order holds \(order.count) users, roster \(participants.count)")
     }
     let kept = chatLog[chatLogStart...]
-    if chatMessageIDs != Set(kept.map(\.id)) || chatMessageIDs.count != kept.count {
+    // Equal sets of the same size as the kept list: the kept ids are distinct too.
+    if chatMessageIDs.count != kept.count || chatMessageIDs != MessageIDSet(kept.lazy.map(\.id)) {
       problems.append("chat message ids disagree with messages")
     }
     if Set(participants.values.lazy.map(\.joinOrder)).count != participants.count {

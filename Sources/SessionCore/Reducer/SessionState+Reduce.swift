@@ -203,10 +203,10 @@ extension SessionState {
     case .chatMessageReceived(let message):
       _ = try indexOf(message.sender, event)
       if let receiver = message.receiver { _ = try indexOf(receiver, event) }
-      guard !chatMessageIDs.contains(message.id) else {
+      // One probe both checks and adds: a refused insert changes nothing.
+      guard chatMessageIDs.insert(message.id) else {
         throw reject(.unknownOrDuplicateMessage, event, "message \(message.id) already present")
       }
-      chatMessageIDs.insert(message.id)
       chatLog.append(message)
       let kept = chatLog.count - chatLogStart
       if kept > chatHistoryLimit {
@@ -224,10 +224,9 @@ extension SessionState {
       }
 
     case .chatMessageDeleted(let messageID, _):
-      guard chatMessageIDs.contains(messageID) else {
+      guard chatMessageIDs.remove(messageID) else {
         throw reject(.unknownOrDuplicateMessage, event, "no message \(messageID)")
       }
-      chatMessageIDs.remove(messageID)
       if let index = chatLog[chatLogStart...].lastIndex(where: { $0.id == messageID }) {
         chatLog.remove(at: index)
       }

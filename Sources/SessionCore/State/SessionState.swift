@@ -67,7 +67,7 @@ public struct SessionState: Sendable {
   public internal(set) var isServiceView = false
 
   var order = RoleOrder()
-  var chatMessageIDs: Set<String> = []
+  var chatMessageIDs = MessageIDSet()
   var lastJoinOrder: UInt64 = 0
   // Last, behind the fields every event reads: a setting that only chat events read.
   /// The most chat messages ``chatMessages`` keeps: when a message arrives beyond it, the
@@ -149,7 +149,7 @@ extension SessionState: Codable {
       }
     }
     chatLog = try container.decode([ChatMessage].self, forKey: .chatMessages)
-    chatMessageIDs = Set(chatLog.map(\.id))
+    chatMessageIDs = MessageIDSet(chatLog.lazy.map(\.id))
     let violations = checkInvariants()
     if !violations.isEmpty {
       throw DecodingError.dataCorrupted(

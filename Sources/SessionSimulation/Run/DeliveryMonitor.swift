@@ -11,19 +11,25 @@ struct DeliveryMonitor {
   private(set) var known = UserIDSet()
   /// Whether the callbacks say the peer is in a session.
   private(set) var inSession = false
-  /// Chat message ids delivered in the current session.
-  private(set) var chatIDs: Set<String> = []
+  /// Chat messages delivered in the current session, by their numbers in the run's
+  /// ``ChatNumbers``: a bit each, where a set of ids hashed every id once per receiver and
+  /// grew with the run (a quarter of a chat-heavy thousand-peer run's time).
+  private var chats = NumberSet()
   /// What broke, in order.
   private(set) var problems: [String] = []
 
   /// Takes the next callback; records a problem when it breaks a delivery property.
-  mutating func observe(_ callback: VideoSDKCallback) {
+  ///
+  /// - Parameters:
+  ///   - callback: The callback.
+  ///   - numbers: The run's chat message numbering, shared by every peer's monitor.
+  mutating func observe(_ callback: VideoSDKCallback, numbers: ChatNumbers) {
     switch callback {
     case .onSessionJoin:
       if inSession { problems.append("onSessionJoin while in a session") }
       inSession = true
       known.removeAll()
-      chatIDs = []
+      chats.removeAll()
     case .onSessionLeave:
       inSession = false
       known.removeAll()
@@ -46,12 +52,23 @@ struct DeliveryMonitor {
       requireKnown(id, callback)
     case .onChatNewMessageNotify(let message):
       requireSession(callback)
-      if !chatIDs.insert(message.id).inserted {
+      if !chats.insert(numbers.number(of: message.id)) {
         problems.append("chat message \(message.id) delivered twice")
       }
     default:
       break
     }
+  }
+
+  /// Whether the chat message `id` was delivered in the current session.
+  ///
+  /// - Parameters:
+  ///   - id: The message id.
+  ///   - numbers: The numbering ``observe(_:numbers:)`` was given.
+  /// - Returns: `true` if its `onChatNewMessageNotify` came.
+  func hasDeliveredChat(_ id: String, numbers: ChatNumbers) -> Bool {
+    guard let number = numbers.existingNumber(of: id) else { return false }
+    return chats.contains(number)
   }
 
   private mutating func requireSession(_ callback: VideoSDKCallback) {
@@ -75,51 +92,74 @@ struct DeliveryMonitor {
 ///
 /// > Important: A value, owned by its monitor.
 struct UserIDSet {
-  /// Ids below this many are bits of ``words``: at most 128 KiB per set.
-  static let bitmapLimit: UInt32 = 1 << 20
-  private var words: [UInt64] = []
-  private var others: Set<UserID> = []
+  private var numbers = NumberSet()
 
   /// Whether `id` is in the set.
-  func contains(_ id: UserID) -> Bool {
-    let raw = id.rawValue
-    guard raw < Self.bitmapLimit else { return others.contains(id) }
-    let word = Int(raw >> 6)
-    return word < words.count && words[word] & (1 << UInt64(raw & 63)) != 0
-  }
+  func contains(_ id: UserID) -> Bool { numbers.contains(id.rawValue) }
 
   /// Adds `id`; whether it was not there.
   mutating func insert(_ id: UserID) -> (inserted: Bool, memberAfterInsert: UserID) {
-    let raw = id.rawValue
-    guard raw < Self.bitmapLimit else { return others.insert(id) }
-    let word = Int(raw >> 6)
-    if word >= words.count {
-      words.append(contentsOf: repeatElement(0, count: word + 1 - words.count))
-    }
-    let bit: UInt64 = 1 << UInt64(raw & 63)
-    let inserted = words[word] & bit == 0
-    words[word] |= bit
-    return (inserted, id)
+    (numbers.insert(id.rawValue), id)
   }
 
   /// Removes `id`; it, if it was there.
   @discardableResult
   mutating func remove(_ id: UserID) -> UserID? {
-    let raw = id.rawValue
-    guard raw < Self.bitmapLimit else { return others.remove(id) }
-    let word = Int(raw >> 6)
-    let bit: UInt64 = 1 << UInt64(raw & 63)
-    guard word < words.count, words[word] & bit != 0 else { return nil }
-    words[word] &= ~bit
-    return id
+    numbers.remove(id.rawValue) ? id : nil
   }
 
   /// Every id in the set (for the final checks).
-  var elements: Set<UserID> {
-    var result = others
+  var elements: Set<UserID> { Set(numbers.elements.map { UserID($0) }) }
+
+  /// Empties the set, keeping its storage.
+  mutating func removeAll() { numbers.removeAll() }
+}
+
+/// A set of numbers, as a bitmap below ``bitmapLimit`` and a hash set above.
+///
+/// > Important: A value, owned by its monitor.
+struct NumberSet {
+  /// Numbers below this are bits of ``words``: at most 128 KiB per set.
+  static let bitmapLimit: UInt32 = 1 << 20
+  private var words: [UInt64] = []
+  private var others: Set<UInt32> = []
+
+  /// Whether `number` is in the set.
+  func contains(_ number: UInt32) -> Bool {
+    guard number < Self.bitmapLimit else { return others.contains(number) }
+    let word = Int(number >> 6)
+    return word < words.count && words[word] & (1 << UInt64(number & 63)) != 0
+  }
+
+  /// Adds `number`; whether it was not there.
+  mutating func insert(_ number: UInt32) -> Bool {
+    guard number < Self.bitmapLimit else { return others.insert(number).inserted }
+    let word = Int(number >> 6)
+    if word >= words.count {
+      words.append(contentsOf: repeatElement(0, count: word + 1 - words.count))
+    }
+    let bit: UInt64 = 1 << UInt64(number & 63)
+    let inserted = words[word] & bit == 0
+    words[word] |= bit
+    return inserted
+  }
+
+  /// Removes `number`; whether it was there.
+  mutating func remove(_ number: UInt32) -> Bool {
+    guard number < Self.bitmapLimit else { return others.remove(number) != nil }
+    let word = Int(number >> 6)
+    let bit: UInt64 = 1 << UInt64(number & 63)
+    guard word < words.count, words[word] & bit != 0 else { return false }
+    words[word] &= ~bit
+    return true
+  }
+
+  /// Every number in the set, in no particular order.
+  var elements: [UInt32] {
+    var result = Array(others)
     for (index, word) in words.enumerated() where word != 0 {
       for bit in 0..<64 where word & (1 << UInt64(bit)) != 0 {
-        result.insert(UserID(UInt32(index * 64 + bit)))
+        result.append(UInt32(index * 64 + bit))
       }
     }
     return result
@@ -129,5 +169,36 @@ struct UserIDSet {
   mutating func removeAll() {
     for index in words.indices { words[index] = 0 }
     others.removeAll()
+  }
+}
+
+/// Numbers the chat message ids a run delivers, once each, in the order first seen: every
+/// peer's ``DeliveryMonitor`` keeps a bit per number instead of a set of ids.
+///
+/// A broadcast reaches its receivers one after the other, so the id asked for is nearly
+/// always the one asked for last; that one is answered without hashing (two strings that
+/// share their storage compare equal at once).
+///
+/// > Important: Owned by the run's ``ScenarioRunner`` and used on the world's domain.
+final class ChatNumbers {
+  private var numbers: [String: UInt32] = [:]
+  private var lastID = ""
+  private var lastNumber: UInt32 = 0
+
+  /// The number of `id`, given it now if it has none.
+  func number(of id: String) -> UInt32 {
+    if id == lastID, !numbers.isEmpty { return lastNumber }
+    let next = UInt32(truncatingIfNeeded: numbers.count)
+    let number = numbers[id, default: next]
+    if number == next { numbers[id] = next }
+    lastID = id
+    lastNumber = number
+    return number
+  }
+
+  /// The number of `id`, if it was ever delivered.
+  func existingNumber(of id: String) -> UInt32? {
+    if id == lastID, !numbers.isEmpty { return lastNumber }
+    return numbers[id]
   }
 }

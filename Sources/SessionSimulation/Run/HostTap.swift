@@ -19,10 +19,19 @@ final class HostTap: SessionHost, @unchecked Sendable {
     var admitted = false
     /// Whether it closed, either side.
     var closed = false
-    /// Chat messages sent on it after the admission, in order, as places in
-    /// ``Record/chatLog`` (a place costs no retain of the id, and a broadcast adds one to
-    /// every receiver's list).
-    var chats: [Int32] = []
+    /// Chat messages sent on it after the admission, in order, as runs of places in
+    /// ``Record/chatLog``: a place costs no retain of the id, and a broadcast to every member
+    /// extends each receiver's last run instead of appending to a list that grows with the run.
+    var chats: [Range<Int32>] = []
+
+    /// Adds the places `places` after those already noted.
+    mutating func noteChats(_ places: Range<Int32>) {
+      if let last = chats.last, last.upperBound == places.lowerBound {
+        chats[chats.count - 1] = last.lowerBound..<places.upperBound
+      } else {
+        chats.append(places)
+      }
+    }
   }
 
   private struct Record: Sendable {
@@ -96,7 +105,7 @@ extension HostTap {
       var result: [String: [String]] = [:]
       for (peer, connection) in record.current {
         guard let entry = record.connections[connection], !entry.closed else { continue }
-        result[peer] = entry.chats.map { record.chatLog[Int($0)] }
+        result[peer] = entry.chats.flatMap { $0.map { record.chatLog[Int($0)] } }
       }
       return result
     }
@@ -120,7 +129,7 @@ extension HostTap {
         guard let index = record.connections.index(forKey: connection),
           record.connections.values[index].admitted
         else { continue }
-        record.connections.values[index].chats.append(contentsOf: places)
+        record.connections.values[index].noteChats(places)
       }
     case .close(let connection, _):
       // A closed connection owes nothing more: forget its messages.
@@ -147,7 +156,8 @@ extension HostTap {
       guard record.connections[connection]?.admitted == true else { return }
       for event in batch.events {
         if case .chatMessageReceived(let chat) = event {
-          record.connections[connection]?.chats.append(Int32(record.chatLog.count))
+          let place = Int32(record.chatLog.count)
+          record.connections[connection]?.noteChats(place..<(place + 1))
           record.chatLog.append(chat.id)
         }
       }

@@ -170,7 +170,9 @@ extension ScenarioRunner {
       for extra in known.subtracting(roster).sorted().prefix(3) {
         fail("delivery", peer: peer.name, "no onUserLeave for \(extra), who is gone")
       }
-      let lost = (expectedChat[peer.name] ?? []).filter { !peer.monitor.chatIDs.contains($0) }
+      let lost = (expectedChat[peer.name] ?? []).filter {
+        !peer.monitor.hasDeliveredChat($0, numbers: chatNumbers)
+      }
       if let first = lost.first {
         fail(
           "delivery", peer: peer.name,

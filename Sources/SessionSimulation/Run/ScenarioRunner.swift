@@ -70,6 +70,8 @@ public final class ScenarioRunner: @unchecked Sendable {
   let minter = TokenMinter(appKey: SimulationCredentials.key, secret: SimulationCredentials.secret)
   var peers: [SimulatedPeer] = []
   var peersByName: [String: SimulatedPeer] = [:]
+  /// The run's chat message numbering, shared by the peers' delivery monitors.
+  let chatNumbers = ChatNumbers()
   /// How many peers the run has, all told (``peers`` fills up while the run is set up).
   var peerTotal = 0
   var failures: [RunReport.Failure] = []
@@ -256,7 +258,9 @@ public final class ScenarioRunner: @unchecked Sendable {
     var index = 0
     for spec in scenario.peers {
       for (place, name) in spec.names.enumerated() {
-        let peer = SimulatedPeer(name: name, spec: spec, index: index) { [unowned self] peer in
+        let peer = SimulatedPeer(
+          name: name, spec: spec, index: index, chatNumbers: chatNumbers
+        ) { [unowned self] peer in
           self.makeInstance(for: peer)
         }
         index += 1

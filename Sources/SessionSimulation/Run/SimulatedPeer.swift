@@ -28,6 +28,8 @@ final class SimulatedPeer: @unchecked Sendable {
   /// How many times the peer's instance was replaced by a restart.
   private(set) var incarnation = 0
   var monitor = DeliveryMonitor()
+  /// The run's chat numbering, which the monitor keeps its delivered messages by.
+  let chatNumbers: ChatNumbers
   /// Violations of the replica's invariants, with the event after which they showed.
   var invariantProblems: [String] = []
   /// Callbacks seen, all incarnations.
@@ -47,9 +49,11 @@ final class SimulatedPeer: @unchecked Sendable {
   private let makeInstance: (SimulatedPeer) -> VideoSDK
 
   init(
-    name: String, spec: PeerSpec, index: Int, makeInstance: @escaping (SimulatedPeer) -> VideoSDK
+    name: String, spec: PeerSpec, index: Int, chatNumbers: ChatNumbers,
+    makeInstance: @escaping (SimulatedPeer) -> VideoSDK
   ) {
     self.name = name
+    self.chatNumbers = chatNumbers
     self.spec = spec
     self.index = index
     self.makeInstance = makeInstance
@@ -94,7 +98,7 @@ final class SimulatedPeer: @unchecked Sendable {
       lastUserID = sdk.store.state.myselfID
       joinRetries = 0
     }
-    if checksDelivery { monitor.observe(callback) }
+    if checksDelivery { monitor.observe(callback, numbers: chatNumbers) }
   }
 }
 
