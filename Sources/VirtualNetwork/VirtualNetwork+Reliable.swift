@@ -353,15 +353,12 @@ extension VirtualNetwork {
     next connections: UnsafeBufferPointer<Connection>
   ) {
     let peer = Unmanaged.passUnretained(connection.peer)
-    guard let linkObject = connection.link else {
-      arriveAtPeer(fanOut.reliable(index), event: .reliable(fanOut.reliable(index)))
-      return
-    }
-    let link = Unmanaged.passUnretained(linkObject)
+    let link = connection.link.map(Unmanaged.passUnretained)
     let delivers = peer._withUnsafeGuaranteedRef { peer in
-      link._withUnsafeGuaranteedRef { $0.state == .open } && peer.alive && !peer.paused
+      peer.alive && !peer.paused && link?._withUnsafeGuaranteedRef { $0.state == .open } == true
     }
-    guard delivers else {
+    guard let link, delivers else {
+      // Not a plain delivery: the connection's own event's path says what happens.
       let reliable = fanOut.reliable(index)
       arriveAtPeer(reliable, event: .reliable(reliable))
       return

@@ -10,7 +10,8 @@ import SessionTransport
 public final class VirtualPeer: SessionLinkFactory {
   /// The node's name.
   public let name: String
-  weak var network: VirtualNetwork?
+  /// The network, while it exists (held by ``clockSource``, which the clock shares).
+  var network: VirtualNetwork? { clockSource.network }
   /// The node's number: 0 is the service, peers count from 1.
   let index: Int
   let uplink: Lane
@@ -24,8 +25,9 @@ public final class VirtualPeer: SessionLinkFactory {
     get { clockSource.skew }
     set { clockSource.skew = newValue }
   }
-  /// What ``clock`` reads, apart from the node: a weak reference to the node would give it a
-  /// side table, and then every retain of the node (one per delivery) takes the slow path.
+  /// The network and the skew, apart from the node so that ``clock`` need not reference the
+  /// node: a weak reference to the node would give it a side table, and then every retain of
+  /// the node (one per delivery) takes the slow path.
   private let clockSource = ClockSource()
   /// The open links, by serial number.
   var links: [Int: VirtualLink] = [:]
@@ -51,7 +53,6 @@ public final class VirtualPeer: SessionLinkFactory {
   init(name: String, index: Int, network: VirtualNetwork, behavior: LinkBehavior) {
     self.name = name
     self.index = index
-    self.network = network
     clockSource.network = network
     let streams = network.streams
     uplink = Lane(
@@ -103,8 +104,8 @@ public final class VirtualPeer: SessionLinkFactory {
   }
 }
 
-/// A node's clock: the network it reads (weakly, so that a clock kept past the network reads
-/// 0) and the node's skew.
+/// What a node and its clock reach: the network (weakly, so that a clock kept past the network
+/// reads 0) and the node's skew.
 ///
 /// > Important: Confined to its network's isolation domain, like its node.
 private final class ClockSource {
