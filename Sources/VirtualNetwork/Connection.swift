@@ -179,6 +179,9 @@ final class Lane {
 /// > Important: A value, owned by its network.
 struct ConnectionTable {
   private var slots: [Connection?] = []
+  /// Changes whenever a connection is added or removed: what a list resolved from the table
+  /// checks to know it still holds.
+  private(set) var generation: UInt64 = 0
 
   subscript(id: ConnectionID) -> Connection? {
     get {
@@ -188,6 +191,7 @@ struct ConnectionTable {
     set {
       let index = Int(truncatingIfNeeded: id.rawValue)
       precondition(index >= 0, "a connection id beyond the table")
+      generation &+= 1
       if index >= slots.count {
         guard newValue != nil else { return }
         slots.append(contentsOf: repeatElement(nil, count: index + 1 - slots.count))
@@ -209,5 +213,6 @@ struct ConnectionTable {
   /// Removes every connection.
   mutating func removeAll() {
     slots.removeAll()
+    generation &+= 1
   }
 }

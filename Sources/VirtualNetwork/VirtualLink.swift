@@ -24,6 +24,8 @@ public final class VirtualLink: LookaheadLink {
   var handler: ((LinkEvent) -> Void)?
   /// Hears of this link's next message shortly before it arrives (see ``setLookahead(_:)``).
   var lookahead: (any LinkLookahead)?
+  /// The lookahead's ``LinkLookahead/lookaheadAddress``, read once when it was set.
+  var lookaheadAddress: UnsafeRawPointer?
   var connectionState: Connection?
   /// Virtual time of the last message heard and sent (µs).
   var lastHeard: Int64 = 0
@@ -85,6 +87,7 @@ public final class VirtualLink: LookaheadLink {
   package func setLookahead(_ lookahead: (any LinkLookahead)?) {
     guard state != .ended else { return }
     self.lookahead = lookahead
+    lookaheadAddress = lookahead?.lookaheadAddress
   }
 
   /// Ends the link at its end: no handler, no timers, off its node's list.
@@ -92,6 +95,7 @@ public final class VirtualLink: LookaheadLink {
     state = .ended
     handler = nil
     lookahead = nil
+    lookaheadAddress = nil
     connectionState?.link = nil
     peer.links[serial] = nil
   }

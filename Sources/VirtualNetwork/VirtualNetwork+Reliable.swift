@@ -377,7 +377,7 @@ extension VirtualNetwork {
   /// fan-out to thousands of replicas waits on memory (each receiver's objects sit in a
   /// different place), and each object is found through the one before it. Five deliveries
   /// ahead the connection, four ahead its peer and link, three ahead the lane and the link's
-  /// owner, two ahead the owner's own objects (``LinkLookahead/linkMayDeliverSoon()``); one
+  /// owner, two ahead the owner's own objects (``LinkLookahead/lookaheadAddress``); one
   /// ahead, the owner's lookahead runs (in ``arrive(_:)``).
   @inline(__always)
   private static func prefetch(_ connections: UnsafeBufferPointer<Connection>, ahead index: Int) {
@@ -399,18 +399,31 @@ extension VirtualNetwork {
       session_prefetch(lane)
       if let owner { session_prefetch(owner) }
     }
-    if index + 2 < count { connections[index + 2].link?.lookahead?.linkMayDeliverSoon() }
+    if index + 2 < count {
+      let owner = Unmanaged.passUnretained(connections[index + 2])._withUnsafeGuaranteedRef {
+        $0.link?.lookaheadAddress
+      }
+      if let owner { for line in 0..<6 { session_prefetch(owner + line * 64) } }
+    }
   }
 
   /// Whether a message sent now on this connection's downlink would arrive now, in order,
   /// with nothing drawn: an ideal lane (no delay, loss or capacity limit), nothing held or
   /// blocked, nothing ahead of it still on its way, no trace to write, no bytes to count.
+  /// Borrows the peer and lane (a broadcast asks it of every receiver).
+  @inline(__always)
   private func deliversAtOnce(_ connection: Connection) -> Bool {
-    let lane = connection.peer.downlink
-    let behavior = lane.behavior
-    return behavior.isInstant && behavior.loss.kind == .none && behavior.bandwidth == nil
-      && !connection.hasHeld(.downlink) && !isBlocked(connection.peer, .downlink)
-      && connection.lastArrival(.downlink) <= now
+    guard !connection.hasHeld(.downlink), connection.lastArrival(.downlink) <= now else {
+      return false
+    }
+    return Unmanaged.passUnretained(connection.peer)._withUnsafeGuaranteedRef { peer in
+      guard !peer.isCutToService else { return false }
+      return Unmanaged.passUnretained(peer.downlink)._withUnsafeGuaranteedRef { lane in
+        let behavior = lane.behavior
+        return !lane.isHeld && behavior.isInstant && behavior.loss.kind == .none
+          && behavior.bandwidth == nil
+      }
+    }
   }
 
   /// Tells the link of the next zero-delay delivery, if it looks ahead, of its message before
@@ -451,48 +464,95 @@ extension VirtualNetwork {
         }
         return
       }
-      // Runs of connections whose downlinks deliver at once travel as one fan-out event: the
-      // same order and times as one event each, without a queue entry per receiver. Any other
-      // connection ends the run and goes its own way, so the order stays the same.
-      var run: [Connection] = []
-      func flush() {
-        guard !run.isEmpty else { return }
-        if run.count == 1 {
-          let reliable = ReliableMessage(connection: run[0], packet: .server(message), sentAt: now)
-          schedule(.reliable(reliable), at: now)
-        } else {
-          schedule(.fanOut(FanOut(message: message, connections: run, sentAt: now)), at: now)
-        }
-        run = []
-      }
-      let ids = group.connections
-      for (position, id) in ids.enumerated() {
-        // What `deliversAtOnce` reads of the receivers ahead: their connection three ahead,
-        // its peer and downlink lane one ahead (see `prefetch(_:ahead:)`).
-        if position + 3 < ids.count, let ahead = hostConnections[ids[position + 3]] {
-          prefetchObject(ahead)
-        }
-        if position + 1 < ids.count, let next = hostConnections[ids[position + 1]] {
-          prefetchObject(next.peer)
-          prefetchObject(next.peer.downlink)
-        }
-        guard let connection = hostConnections[id], !isFinished else { continue }
-        if deliversAtOnce(connection) {
-          connection.peer.downlink.counters.sent += 1
-          connection.setLastArrival(now, .downlink)
-          if run.isEmpty { run.reserveCapacity(group.connections.count) }
-          run.append(connection)
-        } else {
-          flush()
-          sendReliable(.server(message), on: connection)
-        }
-      }
-      flush()
+      broadcast(message, to: receivers(of: group))
     case .close(let id, let reason):
       guard let connection = hostConnections.removeValue(forKey: id) else { return }
       connection.hostSide = .closed
       sendReliable(.hostClose(reason), on: connection)
       schedule(.hostClosed(connection, incarnation: incarnation), at: now)
+    }
+  }
+}
+
+extension VirtualNetwork {
+  /// The open connections of `group`, in order: the list resolved last when it still holds
+  /// (the same named group and version, no connection added or removed since).
+  fileprivate func receivers(of group: FanOutGroup) -> [Connection] {
+    if let resolved = resolvedBroadcast, resolved.group.isCachedAs(group),
+      resolved.generation == hostConnections.generation
+    {
+      return resolved.connections
+    }
+    var connections: [Connection] = []
+    connections.reserveCapacity(group.connections.count)
+    for id in group.connections {
+      if let connection = hostConnections[id] { connections.append(connection) }
+    }
+    if group.id != 0 {
+      resolvedBroadcast = ResolvedBroadcast(
+        group: group, generation: hostConnections.generation, connections: connections)
+    }
+    return connections
+  }
+
+  /// Sends a broadcast to `receivers`. Runs of receivers whose downlinks deliver at once
+  /// travel as one fan-out event: the same order and times as one event each, without a
+  /// queue entry per receiver. Any other receiver ends the run and goes its own way, so the
+  /// order stays the same. When every receiver delivers at once (the usual case), the
+  /// fan-out shares the resolved list: no receiver is retained or copied.
+  fileprivate func broadcast(_ message: ServerMessage, to receivers: [Connection]) {
+    receivers.withUnsafeBufferPointer { connections in
+      let count = connections.count
+      var runStart = 0
+      var everyoneAtOnce = true
+      func flush(upTo end: Int) {
+        switch end - runStart {
+        case ...0:
+          break
+        case 1:
+          let connection = connections[runStart]
+          let reliable = ReliableMessage(
+            connection: connection, packet: .server(message), sentAt: now)
+          schedule(.reliable(reliable), at: now)
+        default:
+          let run = Array(connections[runStart..<end])
+          schedule(.fanOut(FanOut(message: message, connections: run, sentAt: now)), at: now)
+        }
+      }
+      for index in 0..<count {
+        // What `deliversAtOnce` reads of the receivers ahead: their connection three ahead,
+        // its peer and downlink lane one ahead (addresses only: a retain would touch them).
+        if index + 3 < count { prefetchObject(connections[index + 3]) }
+        if index + 1 < count {
+          let (peer, lane) = Unmanaged.passUnretained(connections[index + 1])
+            ._withUnsafeGuaranteedRef { connection in
+              Unmanaged.passUnretained(connection.peer)._withUnsafeGuaranteedRef {
+                (address(of: $0), address(of: $0.downlink))
+              }
+            }
+          session_prefetch(peer)
+          session_prefetch(lane)
+        }
+        let atOnce = Unmanaged.passUnretained(connections[index])._withUnsafeGuaranteedRef {
+          connection in
+          guard deliversAtOnce(connection) else { return false }
+          Unmanaged.passUnretained(connection.peer)._withUnsafeGuaranteedRef {
+            $0.downlink.counters.sent += 1
+          }
+          connection.setLastArrival(now, .downlink)
+          return true
+        }
+        guard !atOnce else { continue }
+        everyoneAtOnce = false
+        flush(upTo: index)
+        sendReliable(.server(message), on: connections[index])
+        runStart = index + 1
+      }
+      if everyoneAtOnce, count > 1 {
+        schedule(.fanOut(FanOut(message: message, connections: receivers, sentAt: now)), at: now)
+      } else {
+        flush(upTo: count)
+      }
     }
   }
 }

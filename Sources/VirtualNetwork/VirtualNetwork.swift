@@ -53,6 +53,18 @@ struct FanOut {
   }
 }
 
+/// A broadcast group resolved to the host's open connections, valid while the group's id and
+/// version and the connection table's generation stay the same: a session's broadcasts find
+/// their thousand receivers once per change of its roster, not once per message, and a
+/// fan-out whose receivers all deliver at once shares the list.
+///
+/// > Important: A value, owned by its network.
+struct ResolvedBroadcast {
+  let group: FanOutGroup
+  let generation: UInt64
+  let connections: [Connection]
+}
+
 /// A discrete-event, deterministic network with a virtual clock, on which one service
 /// (a ``SessionTransport/SessionHost``) and many SDK instances run in one process.
 ///
@@ -93,6 +105,8 @@ public final class VirtualNetwork {
   var hostIncarnation: UInt64 = 0
   /// The connections open at the current host.
   var hostConnections = ConnectionTable()
+  /// The open connections of the group broadcast to last (``ResolvedBroadcast``).
+  var resolvedBroadcast: ResolvedBroadcast?
   private var nextConnection: UInt64 = 0
 
   // The peers.

@@ -61,4 +61,37 @@ import Testing
     state.chatMessageIDs = ["m1", "m2"]
     #expect(state.checkInvariants().contains { $0.description.contains("chat message ids") })
   }
+
+  @Test func holdsExactlyTheListItWasBuiltFromAndNothingElse() {
+    var set = MessageIDSet(["a", "b", "c"])
+    #expect(set.holdsExactly(["c", "a", "b"]))
+    #expect(!set.holdsExactly(["a", "b"]))
+    #expect(!set.holdsExactly(["a", "b", "c", "d"]))
+    // As many ids, every one held, but a repeat standing in for the one it lacks.
+    #expect(!set.holdsExactly(["a", "a", "b"]))
+    #expect(!set.holdsExactly(["a", "b", "x"]))
+    set.remove("b")
+    #expect(set.holdsExactly(["a", "c"]))
+    set.removeAll()
+    #expect(set.holdsExactly([String]()))
+    #expect(!set.holdsExactly(["a"]))
+  }
+
+  @Test func holdsExactlyAgreesWithEqualityUnderRandomChanges() {
+    var random = SplitMix64(seed: 9)
+    var set = MessageIDSet()
+    var model = Set<String>()
+    for _ in 0..<5_000 {
+      let id = "m-\(random.next() % 300)"
+      if random.next() % 3 == 0 {
+        set.remove(id)
+        model.remove(id)
+      } else {
+        set.insert(id)
+        model.insert(id)
+      }
+    }
+    #expect(set.holdsExactly(Array(model)))
+    #expect(!set.holdsExactly(Array(model) + ["m-extra"]))
+  }
 }

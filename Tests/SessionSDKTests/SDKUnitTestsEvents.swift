@@ -415,6 +415,26 @@ struct SDKUnitTestsMapping {
       ])
   }
 
+  /// The engine captures from its store, field by field: the same context as from the
+  /// whole state, for every event that reads the state before it applies.
+  @Test func contextFromAStoreIsTheContextFromItsState() throws {
+    var state = try SessionState(snapshot: snapshot(myself: 2, users: classroom))
+    state.apply(.shareStatusChanged(user: 3, status: .started, kind: .view))
+    let store = SessionStore(state: state)
+    let events: [SessionEvent] = [
+      .usersLeft([1, 3]), .usersLeft([1]),
+      .sessionJoined(snapshot(myself: 2, users: classroom)),
+      .annotationPrivilegeChanged(shareOwner: 3, isViewerAnnotationDisabled: true),
+      .videoStatusChanged(user: 1, isOn: true),
+    ]
+    for event in events {
+      #expect(
+        CallbackMapping.Context.capture(before: event, from: store, annotationHelperOwners: [3])
+          == CallbackMapping.Context.capture(before: event, in: state, annotationHelperOwners: [3]),
+        "\(event.name)")
+    }
+  }
+
   @Test func ownersDoNotHearTheirOwnAnnotationPrivilegeChange() {
     let event = SessionEvent.annotationPrivilegeChanged(
       shareOwner: 2, isViewerAnnotationDisabled: true)

@@ -69,9 +69,7 @@ extension SessionState {
     if order.count != participants.count {
       problems.append("order holds \(order.count) users, roster \(participants.count)")
     }
-    let kept = chatLog[chatLogStart...]
-    // Equal sets of the same size as the kept list: the kept ids are distinct too.
-    if chatMessageIDs.count != kept.count || chatMessageIDs != MessageIDSet(kept.lazy.map(\.id)) {
+    if !chatMessageIDs.holdsExactly(chatLog[chatLogStart...].lazy.map(\.id)) {
       problems.append("chat message ids disagree with messages")
     }
     if Set(participants.values.lazy.map(\.joinOrder)).count != participants.count {

@@ -20,6 +20,9 @@ package struct MessageIDSet: Sendable {
   private var ids: [String] = []
   /// How many ids the set holds.
   package private(set) var count = 0
+  /// The wrapping sum of the held ids' hashes: with ``count``, what tells a list of ids that
+  /// it holds the same ids without building a set of it (``holdsExactly(_:)``).
+  private var hashSum: UInt64 = 0
 
   /// An empty set.
   package init() {}
@@ -56,6 +59,7 @@ package struct MessageIDSet: Sendable {
     hashes[index] = hash
     ids[index] = id
     count += 1
+    hashSum &+= hash
     return true
   }
 
@@ -68,6 +72,7 @@ package struct MessageIDSet: Sendable {
     guard count > 0 else { return false }
     let (found, start) = find(id, hash: Self.hash(id))
     guard found else { return false }
+    hashSum &-= hashes[start]
     // Backward shift: move each later slot of the run back into the hole when its home is not
     // between the hole and itself (cyclically), so that every probe still reaches its id.
     let mask = hashes.count - 1
@@ -96,6 +101,41 @@ package struct MessageIDSet: Sendable {
       ids[index] = ""
     }
     count = 0
+    hashSum = 0
+  }
+
+  /// Whether the set holds exactly the ids of `list`, each once: as many ids, every one held,
+  /// and the same sum of hashes (a repeat in `list` standing in for an id it lacks would
+  /// change the sum). Builds nothing; O(`list`).
+  ///
+  /// - Parameter list: The ids, in any order.
+  /// - Returns: `true` if the set is the set of `list` and `list` repeats no id.
+  package func holdsExactly(_ list: some Collection<String>) -> Bool {
+    guard list.count == count else { return false }
+    var sum: UInt64 = 0
+    for id in list {
+      let hash = Self.hash(id)
+      guard find(id, hash: hash).found else { return false }
+      sum &+= hash
+    }
+    return sum == hashSum
+  }
+
+  /// The addresses of the slot where a probe for `id` starts (its hash and its id), for a
+  /// caller about to insert or look for `id` that prefetches them (Decision 0009): `body` gets
+  /// each. Reads nothing from the slot and changes nothing; nothing when the set has no room.
+  package func forEachProbeAddress(of id: String, _ body: (UnsafeRawPointer) -> Void) {
+    guard !hashes.isEmpty else { return }
+    let home = Int(truncatingIfNeeded: Self.hash(id)) & (hashes.count - 1)
+    // Only the addresses: holding the arrays across `body` would retain them.
+    let hash = hashes.withUnsafeBufferPointer {
+      UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + home)
+    }
+    let slot = ids.withUnsafeBufferPointer {
+      UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + home)
+    }
+    body(hash)
+    body(slot)
   }
 
   /// The slot that holds `id`, or the empty slot where it would go.

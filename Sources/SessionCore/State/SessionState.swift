@@ -44,6 +44,9 @@ public struct SessionState: Sendable {
   /// `chatHistoryLimit` messages, not one per message, which a thousand replicas each paid).
   var chatLog: [ChatMessage] = []
   var chatLogStart = 0
+  /// The ids of the kept messages (beside them: a chat to everyone reads both, in each of a
+  /// session's replicas).
+  var chatMessageIDs = MessageIDSet()
 
   /// How many chat messages are kept, without copying them.
   package var chatHistoryCount: Int { chatLog.count - chatLogStart }
@@ -67,7 +70,6 @@ public struct SessionState: Sendable {
   public internal(set) var isServiceView = false
 
   var order = RoleOrder()
-  var chatMessageIDs = MessageIDSet()
   var lastJoinOrder: UInt64 = 0
   // Last, behind the fields every event reads: a setting that only chat events read.
   /// The most chat messages ``chatMessages`` keeps: when a message arrives beyond it, the

@@ -45,13 +45,15 @@ public final class SessionStore: Observable {
   @exclusivity(unchecked) private var observers:
     [(id: Int, body: (AppliedEvent, SessionState) -> Void)] = []
   @exclusivity(unchecked) private var streams: [AsyncStream<AppliedEvent>.Continuation] = []
-  /// Called after each applied event with its sequence number and the event, before the
-  /// observers of ``addObserver(_:)``: no clock read, no copy of the state. For a simulation
-  /// that watches a thousand replicas; it reads the state (``uncountedState``) only when it
-  /// needs it. Events that it sends are queued, not recursed. One, not a list: a list's
-  /// iteration costs every replica's every event.
-  @exclusivity(unchecked) package var eventObserver: ((UInt64, SessionEvent) -> Void)?
   @exclusivity(unchecked) private var storage: SessionState
+  // After the state: read once per event, after the reduction.
+  /// Which applied events get their invariants checked by the store itself, without a call
+  /// out per event (a simulation's replicas; see ``InvariantSampling``). Nil: none.
+  @exclusivity(unchecked) package var invariantSampling: InvariantSampling?
+  /// Told of each sampled event after which the invariants do not hold: its sequence number,
+  /// the event and what is broken. Called only then.
+  @exclusivity(unchecked) package var onInvariantViolation:
+    ((UInt64, SessionEvent, [InvariantViolation]) -> Void)?
   @exclusivity(unchecked) private var rejection: EventRejection?
   @exclusivity(unchecked) private var nextObserverID = 0
   private let now: () -> Int64
@@ -68,6 +70,28 @@ public final class SessionStore: Observable {
     return storage
   }
 
+  /// The current state read in place, for the SDK's and the simulation's own bookkeeping: no
+  /// copy (a copy of the state retains each of its tables) and no observation registered, so
+  /// the next send does not tell `Observation` of a change nobody can be waiting for. Views
+  /// read ``state``.
+  package var current: SessionState {
+    _read { yield storage }
+  }
+
+  /// The current phase, read as ``current`` reads (one field: nothing else is copied).
+  package var currentPhase: SessionPhase { storage.phase }
+  /// The local user's id in the current state, read as ``current`` reads.
+  package var currentMyselfID: UserID? { storage.myselfID }
+  /// Whether the current state has no live share, read as ``current`` reads.
+  package var currentSharesAreEmpty: Bool { storage.shares.isEmpty }
+
+  /// `id`'s participant in the current state, read as ``current`` reads: one participant is
+  /// copied, not the state.
+  package func currentParticipant(_ id: UserID) -> Participant? { storage.participants[id] }
+
+  /// `owner`'s live share in the current state, read as ``current`` reads.
+  package func currentShare(of owner: UserID) -> ActiveShare? { storage.shares[owner] }
+
   /// Where `id`'s participant lies, for a caller about to send an event that changes it and
   /// that prefetches it (Decision 0009). Reads no state a view could observe; changes nothing.
   /// The address is valid until the next event.
@@ -83,6 +107,22 @@ public final class SessionStore: Observable {
     let (next, index) = storage.order.insertionAddresses(of: id)
     if let next { body(next) }
     if let index { body(index) }
+  }
+
+  /// The memory that receiving chat `message` will read and write, for a caller about to send
+  /// its `chatMessageReceived` event (Decision 0009): `body` gets each address (the sender's
+  /// participant, the id set's probe, the end of the kept history). Reads no state a view
+  /// could observe; changes nothing.
+  package func forEachChatAddress(_ message: ChatMessage, _ body: (UnsafeRawPointer) -> Void) {
+    if let sender = storage.participants.valueAddress(forKey: message.sender) { body(sender) }
+    storage.chatMessageIDs.forEachProbeAddress(of: message.id, body)
+    let end = storage.chatLog.count
+    if end < storage.chatLog.capacity {
+      body(
+        storage.chatLog.withUnsafeBufferPointer {
+          UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + end)
+        })
+    }
   }
 
   /// The last rejection, if the last event processed was rejected.
@@ -173,13 +213,26 @@ public final class SessionStore: Observable {
       precondition(violations.isEmpty, "invariants broken after \(event.name): \(violations)")
     }
     appliedCount += 1
-    if let eventObserver { eventObserver(appliedCount, event) }
+    if let sampling = invariantSampling,
+      sampling.isDue(appliedCount, participants: storage.participants.count)
+    {
+      checkSampledInvariants(after: event)
+    }
     // Nobody to tell (a replica in a simulation): skip the clock and the applied event.
     guard !observers.isEmpty || !streams.isEmpty else { return .applied(appliedCount) }
     let applied = AppliedEvent(sequence: appliedCount, timestamp: now(), event: event)
     for observer in observers { observer.body(applied, storage) }
     if !streams.isEmpty { yield(applied) }
     return .applied(appliedCount)
+  }
+
+  /// Checks the invariants after a sampled event and tells ``onInvariantViolation`` of a
+  /// failure. Out of line: most events are not sampled.
+  @inline(never)
+  private func checkSampledInvariants(after event: SessionEvent) {
+    let violations = storage.checkInvariants()
+    guard !violations.isEmpty else { return }
+    onInvariantViolation?(appliedCount, event, violations)
   }
 
   private func setRejection(_ value: EventRejection?) {
@@ -240,5 +293,41 @@ public final class SessionStore: Observable {
 
   deinit {
     for stream in streams { stream.finish() }
+  }
+}
+
+/// Which of a store's applied events get their invariants checked (``SessionStore/invariantSampling``).
+///
+/// In a session of up to ``everyEventUpTo`` participants, every event. Above it, one event in
+/// `spread × (participants / everyEventUpTo)`, offset by ``place``: when each of a simulation's
+/// replicas gets its own place and `spread` is the number of replicas, the checks are staggered
+/// across them and cost O(participants) per event across the whole session, not
+/// O(participants² log participants). A value.
+package struct InvariantSampling: Sendable, Hashable {
+  /// Up to this many participants, every event is checked (at least 1).
+  package var everyEventUpTo: Int
+  /// Above ``everyEventUpTo``, how many events apart checks are, per multiple of it (at least 1).
+  package var spread: UInt64
+  /// Offsets which events are checked.
+  package var place: UInt64
+
+  /// A sampling.
+  ///
+  /// - Parameters:
+  ///   - everyEventUpTo: Up to this many participants, every event is checked.
+  ///   - spread: Above it, checks this many events apart per multiple of it.
+  ///   - place: The offset of the checked events.
+  package init(everyEventUpTo: Int, spread: Int, place: UInt64) {
+    self.everyEventUpTo = max(1, everyEventUpTo)
+    self.spread = UInt64(max(1, spread))
+    self.place = place
+  }
+
+  /// Whether the event applied as `sequence` in a session of `participants` is checked.
+  @inline(__always)
+  package func isDue(_ sequence: UInt64, participants: Int) -> Bool {
+    guard participants > everyEventUpTo else { return true }
+    let stride = spread &* UInt64(participants / everyEventUpTo)
+    return (sequence &+ place) % stride == 0
   }
 }

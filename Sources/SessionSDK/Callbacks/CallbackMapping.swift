@@ -148,6 +148,26 @@ public enum CallbackMapping {
       }
       return context
     }
+
+    /// ``capture(before:in:annotationHelperOwners:)`` from a store, reading only the fields
+    /// the event needs (a copy of the whole state retains each of its tables: a leave reaches
+    /// every replica of a session).
+    package static func capture(
+      before event: SessionEvent, from store: SessionStore,
+      annotationHelperOwners: Set<UserID> = []
+    ) -> Context {
+      let phase = store.currentPhase
+      var context = Context(
+        phaseBefore: phase, myself: store.currentMyselfID,
+        annotationHelperOwners: annotationHelperOwners)
+      if case .usersLeft(let ids) = event, !store.currentSharesAreEmpty {
+        context.endedShares = ids.compactMap { store.currentShare(of: $0) }
+      }
+      if case .sessionJoined = event, phase == .inSession {
+        context.resyncBefore = store.current.sharedFacts
+      }
+      return context
+    }
   }
 
   /// The callbacks an applied event fires, in order.

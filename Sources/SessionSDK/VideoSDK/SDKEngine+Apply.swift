@@ -37,7 +37,7 @@ extension SDKEngine {
     let context =
       bookkeeping.readsStateBefore
       ? CallbackMapping.Context.capture(
-        before: event, in: store.state, annotationHelperOwners: helperOwners)
+        before: event, from: store, annotationHelperOwners: helperOwners)
       : CallbackMapping.Context(annotationHelperOwners: helperOwners)
     let session = currentSession
     prepare(bookkeeping.before)
@@ -88,25 +88,25 @@ extension SDKEngine {
       break
     case .leavers(let ids):
       for id in ids {
-        guard let participant = store.state.participants[id] else { continue }
+        guard let participant = store.currentParticipant(id) else { continue }
         if let user = handles[id] {
           user.lastKnown = participant
         } else if delegate != nil {
           handle(for: id, in: session).lastKnown = participant
         }
         if let action = session.shareActions[id] {
-          action.lastShare = store.state.shares[id] ?? action.lastShare
+          action.lastShare = store.currentShare(of: id) ?? action.lastShare
         }
       }
     case .stoppedShare(let owner):
-      if let action = session.shareActions[owner], let share = store.state.shares[owner] {
+      if let action = session.shareActions[owner], let share = store.currentShare(of: owner) {
         action.lastShare = share
       }
     case .resync(let snapshot):
       // Users gone while the link was down keep answering in their callbacks.
-      guard store.state.phase == .inSession else { return }
+      guard store.currentPhase == .inSession else { return }
       let present = Set(snapshot.participants.map(\.id))
-      for (id, participant) in store.state.participants where !present.contains(id) {
+      for (id, participant) in store.current.participants where !present.contains(id) {
         handle(for: id, in: session).lastKnown = participant
       }
     case .everyone:
@@ -118,7 +118,7 @@ extension SDKEngine {
   /// commands awaiting a possible refusal.
   private func follow(_ step: EventPlan.AfterReduce) {
     guard !annotationHelpers.isEmpty || !pendingCommands.isEmpty else { return }
-    let me = store.state.myselfID
+    let me = store.currentMyselfID
     switch step {
     case .nothing:
       break

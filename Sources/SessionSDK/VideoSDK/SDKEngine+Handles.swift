@@ -24,7 +24,7 @@ extension SDKEngine {
 
   /// Makes each of `users` answer with its participant as the replica knows it now.
   func recordLastKnown(of users: [User]) {
-    let participants = store.state.participants
+    let participants = store.current.participants
     for user in users {
       if let participant = participants[user.id] { user.lastKnown = participant }
     }

@@ -59,12 +59,12 @@ extension SDKEngine {
 
   // MARK: Looking ahead
 
-  /// A fan-out's message will reach this instance a few deliveries from now: start fetching
-  /// the store, whose fields ``linkWillDeliver(_:)`` reads to find what to fetch next. Its
-  /// first four cache lines hold the flags and the state's table headers.
-  func linkMayDeliverSoon() {
-    let store = UnsafeRawPointer(Unmanaged.passUnretained(self.store).toOpaque())
-    for line in 0..<4 { prefetchMemory(at: store + line * 64) }
+  /// The store's first six cache lines hold the flags and the state's table headers, which
+  /// ``linkWillDeliver(_:)`` reads to find what to fetch next: a network prefetches them a few
+  /// deliveries ahead. The store is a constant of the engine, so the address holds as long as
+  /// the link holds the engine.
+  var lookaheadAddress: UnsafeRawPointer? {
+    UnsafeRawPointer(Unmanaged.passUnretained(store).toOpaque())
   }
 
   /// A fan-out's next message for this instance: start fetching the participant and the
@@ -75,10 +75,19 @@ extension SDKEngine {
     if let user = batch.events[0].statusSubject {
       if let address = store.participantAddress(user) { prefetchMemory(at: address) }
       handles.prefetch(user)
-    } else if case .usersJoined(let joiners) = batch.events[0], joiners.count == 1 {
+      return
+    }
+    switch batch.events[0] {
+    case .usersJoined(let joiners) where joiners.count == 1:
       // A join storm: every member appends the joiner to its tables and makes a handle.
       store.forEachJoinerAddress(joiners[0].id) { prefetchMemory(at: $0) }
       handles.prefetchSlot(joiners[0].id)
+    case .chatMessageReceived(let message):
+      // A chat to everyone: every member finds the sender, checks and keeps the id, and
+      // appends the message.
+      store.forEachChatAddress(message) { prefetchMemory(at: $0) }
+    default:
+      break
     }
   }
 

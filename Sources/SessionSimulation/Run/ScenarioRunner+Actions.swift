@@ -197,7 +197,7 @@ extension ScenarioRunner {
       let content = text ?? "private \(chatCounter) from \(peer.name)"
       result = sdk.getChatHelper().SendChatToUser(targetUser, Content: content) == .success
     case .deleteChat:
-      let mine = sdk.store.state.chatMessages.last { $0.sender == me?.id }
+      let mine = sdk.store.current.chatMessages.last { $0.sender == me?.id }
       result = sdk.getChatHelper().deleteChatMessage(mine?.id) == .success
     case .changeChatPrivilege:
       let privilege: ChatPrivilege =

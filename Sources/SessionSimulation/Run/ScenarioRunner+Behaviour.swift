@@ -75,7 +75,7 @@ extension ScenarioRunner {
     case .share:
       perform(me?.shareStatus.isActive == true ? .stopShare : .startShare, by: peer)
     case .annotate:
-      let state = peer.sdk.store.state
+      let state = peer.sdk.store.current
       let annotating =
         state.myselfID.map { id in state.shares.values.contains { $0.annotators.contains(id) } }
         ?? false

@@ -18,7 +18,7 @@ extension ScenarioRunner {
     if let expected = assertion.inSession, expected != inSession {
       return ["expected inSession \(expected), was \(inSession)"]
     }
-    let state = peer.sdk.store.state
+    let state = peer.sdk.store.current
     var problems: [String] = []
     func id(_ name: String) -> UserID? { peersByName[name]?.userID }
     func named(_ id: UserID?) -> String {
@@ -107,7 +107,7 @@ extension ScenarioRunner {
       guard let facts else {
         return "\(peer.name) is in a session the service does not have"
       }
-      let replica = peer.sdk.store.state
+      let replica = peer.sdk.store.current
       if let id = replica.myselfID { inSessionIDs.insert(id) }
       if replica.sharedFacts != facts {
         return "\(peer.name) at service sequence \(peer.sdk.lastServiceSequence) "
@@ -162,7 +162,7 @@ extension ScenarioRunner {
         fail("delivery", peer: peer.name, problem)
       }
       guard peer.canAct, peer.isInSession else { continue }
-      let roster = Set(peer.sdk.store.state.participants.keys)
+      let roster = Set(peer.sdk.store.current.participants.keys)
       let known = peer.monitor.known.elements
       for missing in roster.subtracting(known).sorted().prefix(3) {
         fail("delivery", peer: peer.name, "no onUserJoin for \(missing), who is present")

@@ -85,7 +85,7 @@ extension ScenarioRunner {
     // Share: the share on screen, if the peer watches shares.
     guard spec.share else { return }
     let myself = session.getMySelf()?.id
-    let sharer = peer.sdk.store.state.shares.values.filter { $0.owner != myself }
+    let sharer = peer.sdk.store.current.shares.values.filter { $0.owner != myself }
       .min { $0.owner < $1.owner }
     if let current = peer.shareCanvas, current.owner != sharer?.owner {
       session.user(withID: current.owner)?.getShareActionList()?.first?.getShareCanvas()?

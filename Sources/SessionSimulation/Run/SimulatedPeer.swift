@@ -86,7 +86,7 @@ final class SimulatedPeer: @unchecked Sendable {
   private(set) var lastUserID: UserID?
 
   /// The peer's user id: its replica's, or the last one it had.
-  var userID: UserID? { sdk.store.state.myselfID ?? lastUserID }
+  var userID: UserID? { sdk.store.current.myselfID ?? lastUserID }
 
   /// Whether the instance is in the session.
   var isInSession: Bool { sdk.isInSession() }
@@ -95,7 +95,7 @@ final class SimulatedPeer: @unchecked Sendable {
   func observe(_ callback: VideoSDKCallback, checksDelivery: Bool) {
     callbackCount += 1
     if case .onSessionJoin = callback {
-      lastUserID = sdk.store.state.myselfID
+      lastUserID = sdk.store.current.myselfID
       joinRetries = 0
     }
     if checksDelivery { monitor.observe(callback, numbers: chatNumbers) }

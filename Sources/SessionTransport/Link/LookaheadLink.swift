@@ -24,12 +24,13 @@ package protocol LinkLookahead: AnyObject {
   /// the message may never come (the link can close first) and comes again through the handler.
   func linkWillDeliver(_ message: ServerMessage)
 
-  /// A message will most likely reach this link a few deliveries from now: start fetching the
-  /// owner's own objects, which ``linkWillDeliver(_:)`` reads. A hint only: act on nothing.
-  func linkMayDeliverSoon()
+  /// Where the owner's own objects that ``linkWillDeliver(_:)`` reads begin (six cache lines
+  /// from there), for a link to prefetch a few deliveries ahead without calling the owner;
+  /// `nil`: nothing. Read once, when the owner is set, and valid while the link holds it.
+  var lookaheadAddress: UnsafeRawPointer? { get }
 }
 
 extension LinkLookahead {
   /// Nothing to fetch ahead.
-  package func linkMayDeliverSoon() {}
+  package var lookaheadAddress: UnsafeRawPointer? { nil }
 }
