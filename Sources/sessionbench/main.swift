@@ -4,11 +4,17 @@
 //
 // Benchmarks register themselves in `Benchmarks.swift`.
 
+import SessionSimulation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
+
+// Before anything else: a run of many replicas is bound by TLB misses on 4 KiB pages
+// (Decision 0020); `SESSIONENGINE_HUGEPAGES=0` turns this off.
+HugePageHeap.restartIfUseful()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 

@@ -5,43 +5,71 @@ import SessionSDK
 /// missing `onUserJoin`/`onUserLeave`, a chat message twice, a callback about a user before
 /// their join or after their leave, anything about users outside a session.
 ///
-/// > Important: A value owned by its ``SimulatedPeer``, on the world's domain.
+/// What it has seen lives in its column of the run's ``DeliveryLedger``: a broadcast reaches
+/// every peer about the same user (or chat message), so every monitor reads and writes the
+/// same few cache lines, where a bitmap of each monitor's own was two cache misses per
+/// callback, a tenth of a thousand-peer run.
+///
+/// > Important: A view of one column of its ledger, owned by its ``SimulatedPeer``, on the
+/// > world's domain. Two monitors of the same column would share what they saw.
 struct DeliveryMonitor {
-  /// Users the callbacks announced and have not taken back.
-  private(set) var known = UserIDSet()
+  private let ledger: DeliveryLedger
+  /// The monitor's column in the ledger: its peer's index.
+  let column: Int
   /// Whether the callbacks say the peer is in a session.
   private(set) var inSession = false
-  /// Chat messages delivered in the current session, by their numbers in the run's
-  /// ``ChatNumbers``: a bit each, where a set of ids hashed every id once per receiver and
-  /// grew with the run (a quarter of a chat-heavy thousand-peer run's time).
-  private var chats = NumberSet()
   /// What broke, in order.
   private(set) var problems: [String] = []
+  /// The rows this monitor set bits in, so that clearing its column reads only those.
+  private var knownRows = RowSpan()
+  private var chatRows = RowSpan()
+
+  /// A monitor of `column` in `ledger`, which starts with nothing seen in that column.
+  ///
+  /// - Parameters:
+  ///   - ledger: The run's ledger.
+  ///   - column: The peer's index, below the ledger's column count.
+  init(ledger: DeliveryLedger, column: Int) {
+    precondition(column >= 0 && column < ledger.columns, "a column beyond the ledger")
+    self.ledger = ledger
+    self.column = column
+  }
+
+  /// A monitor with a ledger of its own (tests, a single peer).
+  init() {
+    self.init(ledger: DeliveryLedger(columns: 1, chatNumbers: ChatNumbers()), column: 0)
+  }
+
+  /// Users the callbacks announced and have not taken back.
+  var known: Set<UserID> {
+    Set(ledger.known.rows(in: column, within: knownRows).map(UserID.init(rawValue:)))
+  }
 
   /// Takes the next callback; records a problem when it breaks a delivery property.
   ///
-  /// - Parameters:
-  ///   - callback: The callback.
-  ///   - numbers: The run's chat message numbering, shared by every peer's monitor.
-  mutating func observe(_ callback: VideoSDKCallback, numbers: ChatNumbers) {
+  /// - Parameter callback: The callback.
+  mutating func observe(_ callback: VideoSDKCallback) {
     switch callback {
     case .onSessionJoin:
       if inSession { problems.append("onSessionJoin while in a session") }
       inSession = true
-      known.removeAll()
-      chats.removeAll()
+      clearKnown()
+      clearChats()
     case .onSessionLeave:
       inSession = false
-      known.removeAll()
+      clearKnown()
     case .onUserJoin(let ids):
       requireSession(callback)
       for id in ids {
-        if !known.insert(id).inserted { problems.append("duplicate onUserJoin of \(id)") }
+        knownRows.include(id.rawValue)
+        if !ledger.known.insert(row: id.rawValue, column: column) {
+          problems.append("duplicate onUserJoin of \(id)")
+        }
       }
     case .onUserLeave(let ids):
       requireSession(callback)
-      for id in ids {
-        if known.remove(id) == nil { problems.append("onUserLeave of \(id), who never joined") }
+      for id in ids where !ledger.known.remove(row: id.rawValue, column: column) {
+        problems.append("onUserLeave of \(id), who never joined")
       }
     case .onUserVideoStatusChanged(let ids), .onUserAudioStatusChanged(let ids),
       .onUserActiveAudioChanged(let ids):
@@ -52,7 +80,9 @@ struct DeliveryMonitor {
       requireKnown(id, callback)
     case .onChatNewMessageNotify(let message):
       requireSession(callback)
-      if !chats.insert(numbers.number(of: message.id)) {
+      let number = ledger.chatNumbers.number(of: message.id)
+      chatRows.include(number)
+      if !ledger.chats.insert(row: number, column: column) {
         problems.append("chat message \(message.id) delivered twice")
       }
     default:
@@ -62,13 +92,29 @@ struct DeliveryMonitor {
 
   /// Whether the chat message `id` was delivered in the current session.
   ///
-  /// - Parameters:
-  ///   - id: The message id.
-  ///   - numbers: The numbering ``observe(_:numbers:)`` was given.
+  /// - Parameter id: The message id.
   /// - Returns: `true` if its `onChatNewMessageNotify` came.
-  func hasDeliveredChat(_ id: String, numbers: ChatNumbers) -> Bool {
-    guard let number = numbers.existingNumber(of: id) else { return false }
-    return chats.contains(number)
+  func hasDeliveredChat(_ id: String) -> Bool {
+    guard let number = ledger.chatNumbers.existingNumber(of: id) else { return false }
+    return ledger.chats.contains(row: number, column: column)
+  }
+
+  /// Forgets everything: the state of a new instance of the peer.
+  mutating func reset() {
+    clearKnown()
+    clearChats()
+    inSession = false
+    problems = []
+  }
+
+  private mutating func clearKnown() {
+    ledger.known.clear(column: column, within: knownRows)
+    knownRows = RowSpan()
+  }
+
+  private mutating func clearChats() {
+    ledger.chats.clear(column: column, within: chatRows)
+    chatRows = RowSpan()
   }
 
   private mutating func requireSession(_ callback: VideoSDKCallback) {
@@ -80,95 +126,158 @@ struct DeliveryMonitor {
       problems.append("\(callback.name) about \(id) outside a session")
       return
     }
-    if !known.contains(id) {
+    if !ledger.known.contains(row: id.rawValue, column: column) {
       problems.append("\(callback.name) about \(id) before their onUserJoin or after onUserLeave")
     }
   }
 }
 
-/// A set of user ids, as a bitmap for the small ids a service hands out (one after the other,
-/// from 1) and a hash set for the rest: a thousand-peer run asks each peer's set about every
-/// callback, and a bitmap answers from one cache line, without hashing.
+/// What every peer's ``DeliveryMonitor`` has seen, transposed: a row per user id (and per chat
+/// message number), a bit per peer in it. The monitors of a run share one ledger.
 ///
-/// > Important: A value, owned by its monitor.
-struct UserIDSet {
-  private var numbers = NumberSet()
+/// > Important: Owned by the run's ``ScenarioRunner``, used on the world's domain. Its tables
+/// > are never reached by two accesses at once (each monitor's call is one access), so their
+/// > dynamic exclusivity checks are off.
+final class DeliveryLedger {
+  /// How many peers (columns) it holds.
+  let columns: Int
+  /// The run's chat numbering, which the chat rows follow.
+  let chatNumbers: ChatNumbers
+  /// Users each peer's callbacks announced and did not take back, by user id.
+  @exclusivity(unchecked) var known: PeerBitMatrix
+  /// Chat messages delivered in each peer's current session, by number.
+  @exclusivity(unchecked) var chats: PeerBitMatrix
 
-  /// Whether `id` is in the set.
-  func contains(_ id: UserID) -> Bool { numbers.contains(id.rawValue) }
-
-  /// Adds `id`; whether it was not there.
-  mutating func insert(_ id: UserID) -> (inserted: Bool, memberAfterInsert: UserID) {
-    (numbers.insert(id.rawValue), id)
+  /// A ledger for `columns` peers.
+  ///
+  /// - Parameters:
+  ///   - columns: The run's peer count (at least 1).
+  ///   - chatNumbers: The run's chat numbering.
+  init(columns: Int, chatNumbers: ChatNumbers) {
+    self.columns = max(1, columns)
+    self.chatNumbers = chatNumbers
+    known = PeerBitMatrix(columns: self.columns)
+    chats = PeerBitMatrix(columns: self.columns)
   }
-
-  /// Removes `id`; it, if it was there.
-  @discardableResult
-  mutating func remove(_ id: UserID) -> UserID? {
-    numbers.remove(id.rawValue) ? id : nil
-  }
-
-  /// Every id in the set (for the final checks).
-  var elements: Set<UserID> { Set(numbers.elements.map { UserID($0) }) }
-
-  /// Empties the set, keeping its storage.
-  mutating func removeAll() { numbers.removeAll() }
 }
 
-/// A set of numbers, as a bitmap below ``bitmapLimit`` and a hash set above.
-///
-/// > Important: A value, owned by its monitor.
-struct NumberSet {
-  /// Numbers below this are bits of ``words``: at most 128 KiB per set.
-  static let bitmapLimit: UInt32 = 1 << 20
-  private var words: [UInt64] = []
-  private var others: Set<UInt32> = []
+/// The lowest and highest row a monitor set a bit in.
+struct RowSpan {
+  private(set) var lowest: UInt32 = .max
+  private(set) var highest: UInt32 = 0
 
-  /// Whether `number` is in the set.
-  func contains(_ number: UInt32) -> Bool {
-    guard number < Self.bitmapLimit else { return others.contains(number) }
-    let word = Int(number >> 6)
-    return word < words.count && words[word] & (1 << UInt64(number & 63)) != 0
+  /// Whether no row was included.
+  var isEmpty: Bool { lowest > highest }
+
+  /// Widens the span to `row`.
+  mutating func include(_ row: UInt32) {
+    lowest = min(lowest, row)
+    highest = max(highest, row)
+  }
+}
+
+/// Bits by row and column: dense rows (a row of `columns` bits each, one after the other) for
+/// the small rows a run uses (user ids and chat numbers, handed out one after the other), and a
+/// dictionary of rows beyond a memory bound, so a large id costs a row, not a table up to it.
+///
+/// > Important: A value, owned by its ledger.
+struct PeerBitMatrix {
+  /// Words per row.
+  let wordsPerRow: Int
+  /// Rows below this are dense.
+  let denseRowLimit: UInt32
+  private var words: [UInt64] = []
+  private var sparse: [UInt32: [UInt64]] = [:]
+
+  /// A matrix of `columns` columns whose dense rows take at most `denseBytes`.
+  ///
+  /// - Parameters:
+  ///   - columns: The columns (at least 1).
+  ///   - denseBytes: The bound on the dense rows' memory (64 MiB unless told).
+  init(columns: Int, denseBytes: Int = 64 << 20) {
+    wordsPerRow = max(1, (columns + 63) / 64)
+    denseRowLimit = UInt32(clamping: max(64, denseBytes / (wordsPerRow * 8)))
   }
 
-  /// Adds `number`; whether it was not there.
-  mutating func insert(_ number: UInt32) -> Bool {
-    guard number < Self.bitmapLimit else { return others.insert(number).inserted }
-    let word = Int(number >> 6)
-    if word >= words.count {
-      words.append(contentsOf: repeatElement(0, count: word + 1 - words.count))
+  /// Whether the bit at `row`, `column` is set.
+  func contains(row: UInt32, column: Int) -> Bool {
+    let bit: UInt64 = 1 << UInt64(column & 63)
+    guard row < denseRowLimit else {
+      return (sparse[row]?[column >> 6] ?? 0) & bit != 0
     }
-    let bit: UInt64 = 1 << UInt64(number & 63)
-    let inserted = words[word] & bit == 0
-    words[word] |= bit
+    let index = Int(row) &* wordsPerRow &+ column >> 6
+    return index < words.count && words[index] & bit != 0
+  }
+
+  /// Sets the bit; whether it was clear.
+  mutating func insert(row: UInt32, column: Int) -> Bool {
+    let bit: UInt64 = 1 << UInt64(column & 63)
+    guard row < denseRowLimit else {
+      var words = sparse.removeValue(forKey: row) ?? Array(repeating: 0, count: wordsPerRow)
+      defer { sparse[row] = words }
+      let inserted = words[column >> 6] & bit == 0
+      words[column >> 6] |= bit
+      return inserted
+    }
+    let index = Int(row) &* wordsPerRow &+ column >> 6
+    if index >= words.count {
+      // Whole rows at a time, up to and including this one.
+      let rows = Int(row) + 1
+      words.append(contentsOf: repeatElement(0, count: rows &* wordsPerRow &- words.count))
+    }
+    let inserted = words[index] & bit == 0
+    words[index] |= bit
     return inserted
   }
 
-  /// Removes `number`; whether it was there.
-  mutating func remove(_ number: UInt32) -> Bool {
-    guard number < Self.bitmapLimit else { return others.remove(number) != nil }
-    let word = Int(number >> 6)
-    let bit: UInt64 = 1 << UInt64(number & 63)
-    guard word < words.count, words[word] & bit != 0 else { return false }
-    words[word] &= ~bit
+  /// Clears the bit; whether it was set.
+  mutating func remove(row: UInt32, column: Int) -> Bool {
+    guard contains(row: row, column: column) else { return false }
+    let mask = ~(UInt64(1) << UInt64(column & 63))
+    if row < denseRowLimit {
+      words[Int(row) &* wordsPerRow &+ column >> 6] &= mask
+    } else {
+      sparse[row]?[column >> 6] &= mask
+    }
     return true
   }
 
-  /// Every number in the set, in no particular order.
-  var elements: [UInt32] {
-    var result = Array(others)
-    for (index, word) in words.enumerated() where word != 0 {
-      for bit in 0..<64 where word & (1 << UInt64(bit)) != 0 {
-        result.append(UInt32(index * 64 + bit))
+  /// Clears `column` in the rows of `span`.
+  mutating func clear(column: Int, within span: RowSpan) {
+    guard !span.isEmpty else { return }
+    let mask = ~(UInt64(1) << UInt64(column & 63))
+    let word = column >> 6
+    let denseEnd = min(UInt64(span.highest), UInt64(denseRowLimit) - 1)
+    if UInt64(span.lowest) <= denseEnd {
+      for row in Int(span.lowest)...Int(denseEnd) {
+        let index = row &* wordsPerRow &+ word
+        guard index < words.count else { break }
+        words[index] &= mask
       }
     }
-    return result
+    if span.highest >= denseRowLimit {
+      for row in sparse.keys where row >= span.lowest && row <= span.highest {
+        sparse[row]?[word] &= mask
+      }
+    }
   }
 
-  /// Empties the set, keeping its storage.
-  mutating func removeAll() {
-    for index in words.indices { words[index] = 0 }
-    others.removeAll()
+  /// The rows of `span` whose bit in `column` is set, ascending.
+  func rows(in column: Int, within span: RowSpan) -> [UInt32] {
+    guard !span.isEmpty else { return [] }
+    var result: [UInt32] = []
+    let denseEnd = min(UInt64(span.highest), UInt64(denseRowLimit) - 1)
+    if UInt64(span.lowest) <= denseEnd {
+      for row in span.lowest...UInt32(denseEnd) where contains(row: row, column: column) {
+        result.append(row)
+      }
+    }
+    if span.highest >= denseRowLimit {
+      result += sparse.keys.filter {
+        $0 >= span.lowest && $0 <= span.highest && contains(row: $0, column: column)
+      }.sorted()
+    }
+    return result
   }
 }
 

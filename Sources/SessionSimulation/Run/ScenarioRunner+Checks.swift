@@ -163,7 +163,7 @@ extension ScenarioRunner {
       }
       guard peer.canAct, peer.isInSession else { continue }
       let roster = Set(peer.sdk.store.current.participants.keys)
-      let known = peer.monitor.known.elements
+      let known = peer.monitor.known
       for missing in roster.subtracting(known).sorted().prefix(3) {
         fail("delivery", peer: peer.name, "no onUserJoin for \(missing), who is present")
       }
@@ -171,7 +171,7 @@ extension ScenarioRunner {
         fail("delivery", peer: peer.name, "no onUserLeave for \(extra), who is gone")
       }
       let lost = (expectedChat[peer.name] ?? []).filter {
-        !peer.monitor.hasDeliveredChat($0, numbers: chatNumbers)
+        !peer.monitor.hasDeliveredChat($0)
       }
       if let first = lost.first {
         fail(

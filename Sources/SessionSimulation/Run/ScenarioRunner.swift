@@ -70,10 +70,11 @@ public final class ScenarioRunner: @unchecked Sendable {
   let minter = TokenMinter(appKey: SimulationCredentials.key, secret: SimulationCredentials.secret)
   var peers: [SimulatedPeer] = []
   var peersByName: [String: SimulatedPeer] = [:]
-  /// The run's chat message numbering, shared by the peers' delivery monitors.
-  let chatNumbers = ChatNumbers()
   /// How many peers the run has, all told (``peers`` fills up while the run is set up).
   var peerTotal = 0
+  /// What the peers' delivery monitors saw, one column per peer (made when the run is set up,
+  /// once the peers are counted).
+  private(set) var deliveryLedger = DeliveryLedger(columns: 1, chatNumbers: ChatNumbers())
   var failures: [RunReport.Failure] = []
   var trace = RunTrace()
   var actionCount = 0
@@ -248,6 +249,7 @@ public final class ScenarioRunner: @unchecked Sendable {
 
   private func setUp(_ scenario: Scenario) {
     peerTotal = scenario.peers.reduce(0) { $0 + $1.names.count }
+    deliveryLedger = DeliveryLedger(columns: peerTotal, chatNumbers: ChatNumbers())
     if options.keepsTrace {
       world.traceNetwork { [unowned self] line in self.trace.recordNetwork(line) }
     }
@@ -259,7 +261,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     for spec in scenario.peers {
       for (place, name) in spec.names.enumerated() {
         let peer = SimulatedPeer(
-          name: name, spec: spec, index: index, chatNumbers: chatNumbers
+          name: name, spec: spec, index: index, ledger: deliveryLedger
         ) { [unowned self] peer in
           self.makeInstance(for: peer)
         }

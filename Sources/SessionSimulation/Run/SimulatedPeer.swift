@@ -27,9 +27,8 @@ final class SimulatedPeer: @unchecked Sendable {
   var wantsSession = false
   /// How many times the peer's instance was replaced by a restart.
   private(set) var incarnation = 0
-  var monitor = DeliveryMonitor()
-  /// The run's chat numbering, which the monitor keeps its delivered messages by.
-  let chatNumbers: ChatNumbers
+  /// The delivery checks of the peer's callbacks: its column of the run's ledger.
+  private(set) var monitor: DeliveryMonitor
   /// Violations of the replica's invariants, with the event after which they showed.
   var invariantProblems: [String] = []
   /// Callbacks seen, all incarnations.
@@ -49,11 +48,11 @@ final class SimulatedPeer: @unchecked Sendable {
   private let makeInstance: (SimulatedPeer) -> VideoSDK
 
   init(
-    name: String, spec: PeerSpec, index: Int, chatNumbers: ChatNumbers,
+    name: String, spec: PeerSpec, index: Int, ledger: DeliveryLedger,
     makeInstance: @escaping (SimulatedPeer) -> VideoSDK
   ) {
     self.name = name
-    self.chatNumbers = chatNumbers
+    self.monitor = DeliveryMonitor(ledger: ledger, column: index)
     self.spec = spec
     self.index = index
     self.makeInstance = makeInstance
@@ -64,7 +63,7 @@ final class SimulatedPeer: @unchecked Sendable {
   /// A fresh instance after a kill: nothing of the old one's state survives.
   func reincarnate() {
     incarnation += 1
-    monitor = DeliveryMonitor()
+    monitor.reset()
     annotationHelper = nil
     isTalking = false
     canvases = [:]
@@ -98,7 +97,7 @@ final class SimulatedPeer: @unchecked Sendable {
       lastUserID = sdk.store.current.myselfID
       joinRetries = 0
     }
-    if checksDelivery { monitor.observe(callback, numbers: chatNumbers) }
+    if checksDelivery { monitor.observe(callback) }
   }
 }
 
