@@ -52,7 +52,8 @@ package enum HugePageHeap {
       defer { fclose(file) }
       var buffer = [CChar](repeating: 0, count: 128)
       guard fgets(&buffer, Int32(buffer.count), file) != nil else { return false }
-      let line = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+      let line = String(
+        decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       return line.contains("[madvise]")
     #else
       return false
