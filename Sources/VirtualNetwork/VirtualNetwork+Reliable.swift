@@ -417,12 +417,9 @@ extension VirtualNetwork {
       return false
     }
     return Unmanaged.passUnretained(connection.peer)._withUnsafeGuaranteedRef { peer in
-      guard !peer.isCutToService else { return false }
-      return Unmanaged.passUnretained(peer.downlink)._withUnsafeGuaranteedRef { lane in
-        let behavior = lane.behavior
-        return !lane.isHeld && behavior.isInstant && behavior.loss.kind == .none
-          && behavior.bandwidth == nil
-      }
+      guard !isBlocked(peer, .downlink) else { return false }
+      let behavior = peer.downlink.behavior
+      return behavior.isInstant && behavior.loss.kind == .none && behavior.bandwidth == nil
     }
   }
 

@@ -29,6 +29,10 @@ struct InvariantSamplingTests {
     #expect(sampling.everyEventUpTo == 1)
     #expect(sampling.spread == 1)
     #expect(sampling.isDue(.max, participants: .max))
+    // A stride past `UInt64` (a huge spread times a huge session) checks rarely, never traps.
+    let wide = InvariantSampling(everyEventUpTo: 1, spread: .max, place: 0)
+    #expect(!wide.isDue(3, participants: .max))
+    #expect(wide.isDue(UInt64.max, participants: .max))
   }
 
   @Test func aBrokenStateIsReportedAfterASampledEvent() {

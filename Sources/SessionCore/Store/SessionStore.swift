@@ -327,7 +327,9 @@ package struct InvariantSampling: Sendable, Hashable {
   @inline(__always)
   package func isDue(_ sequence: UInt64, participants: Int) -> Bool {
     guard participants > everyEventUpTo else { return true }
-    let stride = spread &* UInt64(participants / everyEventUpTo)
-    return (sequence &+ place) % stride == 0
+    let (stride, overflow) = spread.multipliedReportingOverflow(
+      by: UInt64(participants / everyEventUpTo))
+    // A stride past `UInt64` checks nothing but the first of each wrap: never a division by 0.
+    return (sequence &+ place) % (overflow ? .max : stride) == 0
   }
 }

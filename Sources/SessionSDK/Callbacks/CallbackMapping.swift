@@ -137,16 +137,10 @@ public enum CallbackMapping {
       before event: SessionEvent, in state: SessionState,
       annotationHelperOwners: Set<UserID> = []
     ) -> Context {
-      var context = Context(
-        phaseBefore: state.phase, myself: state.myselfID,
-        annotationHelperOwners: annotationHelperOwners)
-      if case .usersLeft(let ids) = event, !state.shares.isEmpty {
-        context.endedShares = ids.compactMap { state.shares[$0] }
-      }
-      if case .sessionJoined = event, state.phase == .inSession {
-        context.resyncBefore = state.sharedFacts
-      }
-      return context
+      capture(
+        before: event, phase: state.phase, myself: state.myselfID,
+        hasShares: !state.shares.isEmpty, share: { state.shares[$0] },
+        facts: { state.sharedFacts }, annotationHelperOwners: annotationHelperOwners)
     }
 
     /// ``capture(before:in:annotationHelperOwners:)`` from a store, reading only the fields
@@ -156,15 +150,25 @@ public enum CallbackMapping {
       before event: SessionEvent, from store: SessionStore,
       annotationHelperOwners: Set<UserID> = []
     ) -> Context {
-      let phase = store.currentPhase
+      capture(
+        before: event, phase: store.currentPhase, myself: store.currentMyselfID,
+        hasShares: !store.currentSharesAreEmpty, share: { store.currentShare(of: $0) },
+        facts: { store.current.sharedFacts }, annotationHelperOwners: annotationHelperOwners)
+    }
+
+    /// What both captures read, each from where it reads it.
+    private static func capture(
+      before event: SessionEvent, phase: SessionPhase, myself: UserID?, hasShares: Bool,
+      share: (UserID) -> ActiveShare?, facts: () -> SharedSessionFacts,
+      annotationHelperOwners: Set<UserID>
+    ) -> Context {
       var context = Context(
-        phaseBefore: phase, myself: store.currentMyselfID,
-        annotationHelperOwners: annotationHelperOwners)
-      if case .usersLeft(let ids) = event, !store.currentSharesAreEmpty {
-        context.endedShares = ids.compactMap { store.currentShare(of: $0) }
+        phaseBefore: phase, myself: myself, annotationHelperOwners: annotationHelperOwners)
+      if case .usersLeft(let ids) = event, hasShares {
+        context.endedShares = ids.compactMap(share)
       }
       if case .sessionJoined = event, phase == .inSession {
-        context.resyncBefore = store.current.sharedFacts
+        context.resyncBefore = facts()
       }
       return context
     }
