@@ -13,19 +13,36 @@ extension SessionState {
   /// roster is a permutation of the roster in role and join order; join orders are unique; no
   /// share is live while sharing is off; chat ids agree.
   ///
-  /// - Complexity: O(participants × log participants). Debug builds and tests run it after
+  /// - Complexity: O(participants × log participants) (a sort of the join orders). Debug builds and tests run it after
   ///   every event; release builds never do.
   /// - Returns: The violations; empty when the state is sound.
   public func checkInvariants() -> [InvariantViolation] {
     var problems: [String] = []
-    let hosts = participants.values.filter { $0.role == .host }
-    if hosts.count > 1 { problems.append("\(hosts.count) hosts") }
+    // One pass over the roster gathers what the rules below compare.
+    var hostCount = 0
+    var firstHost: UserID?
+    var managerIDs: Set<UserID> = []
+    var joinOrders: [UInt64] = []
+    joinOrders.reserveCapacity(participants.count)
+    for participant in participants.values {
+      switch participant.role {
+      case .host:
+        hostCount += 1
+        if firstHost == nil { firstHost = participant.id }
+      case .manager: managerIDs.insert(participant.id)
+      case .participant: break
+      }
+      joinOrders.append(participant.joinOrder)
+      if participant.shareStatus.isActive && shares[participant.id] == nil {
+        problems.append("\(participant.id) shares but has no share")
+      }
+    }
+    if hostCount > 1 { problems.append("\(hostCount) hosts") }
     if let hostID {
       if participants[hostID]?.role != .host { problems.append("hostID \(hostID) is not host") }
-    } else if !hosts.isEmpty {
-      problems.append("host \(hosts[0].id) without hostID")
+    } else if let firstHost {
+      problems.append("host \(firstHost) without hostID")
     }
-    let managerIDs = Set(participants.values.lazy.filter { $0.role == .manager }.map(\.id))
     if Set(order.managers) != managerIDs || order.managers.count != managerIDs.count {
       problems.append("manager order \(order.managers) disagrees with roster \(managerIDs)")
     }
@@ -45,10 +62,6 @@ extension SessionState {
     if Set(shares.values.lazy.flatMap(\.annotators)).count != annotations {
       problems.append("a user annotates on two shares")
     }
-    for participant in participants.values
-    where participant.shareStatus.isActive && shares[participant.id] == nil {
-      problems.append("\(participant.id) shares but has no share")
-    }
     for speaker in activeSpeakers where participants[speaker] == nil {
       problems.append("speaker \(speaker) is not present")
     }
@@ -59,11 +72,29 @@ extension SessionState {
         problems.append("in session without myself")
       }
     }
+    // Join orders unique: sorted, no two neighbours equal.
+    joinOrders.sort()
+    let uniqueJoinOrders = zip(joinOrders, joinOrders.dropFirst()).allSatisfy { $0 < $1 }
+    if !uniqueJoinOrders { problems.append("join orders are not unique") }
+    // The ordered roster is the roster sorted by role, then join order: with unique join
+    // orders, that is as many ids as the roster, each present, each strictly after the one
+    // before in (role, join order). O(participants), no sort of participants.
     let ordered = orderedUserIDs
-    let expected = participants.values.sorted {
-      ($0.role, $0.joinOrder) < ($1.role, $1.joinOrder)
-    }.map(\.id)
-    if ordered != expected {
+    var inOrder = ordered.count == participants.count
+    var previous: (Role, UInt64)?
+    for id in ordered where inOrder {
+      guard let participant = participants[id] else {
+        inOrder = false
+        break
+      }
+      let key = (participant.role, participant.joinOrder)
+      if let previous, !(previous < key) { inOrder = false }
+      previous = key
+    }
+    if uniqueJoinOrders && !inOrder {
+      let expected = participants.values.sorted {
+        ($0.role, $0.joinOrder) < ($1.role, $1.joinOrder)
+      }.map(\.id)
       problems.append("ordered roster \(ordered) should be \(expected)")
     }
     if order.count != participants.count {
@@ -71,9 +102,6 @@ extension SessionState {
     }
     if !chatMessageIDs.holdsExactly(chatLog[chatLogStart...].lazy.map(\.id)) {
       problems.append("chat message ids disagree with messages")
-    }
-    if Set(participants.values.lazy.map(\.joinOrder)).count != participants.count {
-      problems.append("join orders are not unique")
     }
     if shareSetting == .none, !shares.isEmpty {
       problems.append("a share is live while sharing is off")

@@ -451,9 +451,47 @@ extension UserMap: Equatable where Value: Equatable {
     if lhs.base == rhs.base, lhs.far.isEmpty, rhs.far.isEmpty {
       let shared = Swift.min(lhs.slots.count, rhs.slots.count)
       // Equal counts, so any values beyond the shared slots would differ somewhere inside.
-      return lhs.slots[..<shared] == rhs.slots[..<shared]
+      return lhs.slots.withUnsafeBufferPointer { left in
+        rhs.slots.withUnsafeBufferPointer { right in
+          for offset in 0..<shared {
+            // Slots whose bits are the same hold the same value (strings that share storage,
+            // the same small string): taken as equal without a copy, as an array is equal to
+            // itself without comparing its elements. Others are compared by value.
+            if Self.sameBits(
+              left.baseAddress.unsafelyUnwrapped + offset,
+              right.baseAddress.unsafelyUnwrapped + offset)
+            {
+              continue
+            }
+            if left[offset] != right[offset] { return false }
+          }
+          return true
+        }
+      }
     }
     return lhs.allSatisfy { rhs[$0.key] == $0.value }
+  }
+}
+
+extension UserMap {
+  /// Whether the slots at `left` and `right` hold the same bits, read a word at a time; `false`
+  /// when the slot's size is not a whole number of words (the caller then compares values).
+  @inlinable @inline(__always)
+  static func sameBits(_ left: UnsafePointer<Value?>, _ right: UnsafePointer<Value?>) -> Bool {
+    let size = MemoryLayout<Value?>.size
+    guard size & 7 == 0 else { return false }
+    let a = UnsafeRawPointer(left)
+    let b = UnsafeRawPointer(right)
+    var offset = 0
+    while offset < size {
+      if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      {
+        return false
+      }
+      offset &+= 8
+    }
+    return true
   }
 }
 

@@ -162,12 +162,12 @@ extension ScenarioRunner {
         fail("delivery", peer: peer.name, problem)
       }
       guard peer.canAct, peer.isInSession else { continue }
-      let roster = Set(peer.sdk.store.current.participants.keys)
-      let known = peer.monitor.known
-      for missing in roster.subtracting(known).sorted().prefix(3) {
+      let (missing, extra) = peer.monitor.mismatch(
+        with: peer.sdk.store.current.participants.keys, limit: 3)
+      for missing in missing {
         fail("delivery", peer: peer.name, "no onUserJoin for \(missing), who is present")
       }
-      for extra in known.subtracting(roster).sorted().prefix(3) {
+      for extra in extra {
         fail("delivery", peer: peer.name, "no onUserLeave for \(extra), who is gone")
       }
       let lost = (expectedChat[peer.name] ?? []).filter {
