@@ -91,10 +91,15 @@ final class Connection {
   /// Whether the client closed the connection on purpose (a close or an abandon, not a kill
   /// or a timeout).
   var closedByClient = false
-  /// The arrival time of the last message in each direction: the FIFO bound.
-  var lastArrival: (uplink: Int64, downlink: Int64) = (0, 0)
-  /// Messages waiting behind a partition or hold, in order, per direction.
-  var held: (uplink: [ReliableMessage], downlink: [ReliableMessage]) = ([], [])
+  /// The arrival time of the last message in each direction: the FIFO bound. Written once
+  /// per receiver of each broadcast, never within another access to it: its dynamic
+  /// exclusivity check (a tenth of a microsecond each) is off, as on the lane's counters.
+  @exclusivity(unchecked) var lastArrival: (uplink: Int64, downlink: Int64) = (0, 0)
+  /// Messages waiting behind a partition or hold, in order, per direction. Read for every
+  /// receiver of a broadcast, never within another access to it: no dynamic exclusivity check.
+  @exclusivity(unchecked) var held: (uplink: [ReliableMessage], downlink: [ReliableMessage]) = (
+    [], []
+  )
   /// Whether the network lists this connection among those with held messages.
   var isListedAsHolding = false
 
@@ -134,7 +139,9 @@ final class Lane {
   /// When the capacity queue is free again (µs).
   var busyUntil: Int64 = 0
   var isHeld = false
-  var counters = LinkCounters()
+  /// Counted once per message and receiver, never within another access to them: their
+  /// dynamic exclusivity check is off.
+  @exclusivity(unchecked) var counters = LinkCounters()
 
   init(behavior: LinkBehavior, random: SimulationRandom, datagramRandom: SimulationRandom) {
     self.behavior = behavior

@@ -46,9 +46,9 @@ import Testing
     func serviceSequence(ofSession name: String) -> UInt64? {
       base.serviceSequence(ofSession: name)
     }
-    func expectedChat() -> [String: [String]] {
+    func expectedChat() -> ExpectedChat {
       var expected = base.expectedChat()
-      if lie == .lostMessage { expected["alice", default: []].append("never-delivered") }
+      if lie == .lostMessage { expected.expect("never-delivered", of: "alice") }
       return expected
     }
     func ghostMembers(ofSession name: String) -> [(user: UserID, peer: String)] {

@@ -131,7 +131,16 @@ struct DeliveryMonitor {
   /// - Returns: `true` if its `onChatNewMessageNotify` came.
   func hasDeliveredChat(_ id: String) -> Bool {
     guard let number = ledger.chatNumbers.existingNumber(of: id) else { return false }
-    return ledger.chats.contains(row: number, column: column)
+    return hasDeliveredChat(number: number)
+  }
+
+  /// Whether the chat message numbered `number` in the ledger's numbering was delivered in
+  /// the current session.
+  ///
+  /// - Parameter number: The message's number.
+  /// - Returns: `true` if its `onChatNewMessageNotify` came.
+  func hasDeliveredChat(number: UInt32) -> Bool {
+    ledger.chats.contains(row: number, column: column)
   }
 
   /// Forgets everything: the state of a new instance of the peer.
@@ -326,9 +335,11 @@ struct PeerBitMatrix {
 ///
 /// > Important: Owned by the run's ``ScenarioRunner`` and used on the world's domain.
 final class ChatNumbers {
-  private var numbers: [String: UInt32] = [:]
-  private var lastID = ""
-  private var lastNumber: UInt32 = 0
+  // Asked once per chat callback of every peer, never re-entered: no dynamic exclusivity
+  // checks.
+  @exclusivity(unchecked) private var numbers: [String: UInt32] = [:]
+  @exclusivity(unchecked) private var lastID = ""
+  @exclusivity(unchecked) private var lastNumber: UInt32 = 0
 
   /// The number of `id`, given it now if it has none.
   func number(of id: String) -> UInt32 {

@@ -98,16 +98,16 @@ extension HostTap: MediaHost {
 
 extension HostTap {
 
-  /// The chat ids each peer's current connection must have delivered, for connections that
-  /// are still open.
-  func expectedChat() -> [String: [String]] {
+  /// The chat messages each peer's current connection must have delivered, for connections
+  /// that are still open.
+  func expectedChat() -> ExpectedChat {
     record.withLock { record in
-      var result: [String: [String]] = [:]
+      var places: [String: [Range<Int32>]] = [:]
       for (peer, connection) in record.current {
         guard let entry = record.connections[connection], !entry.closed else { continue }
-        result[peer] = entry.chats.flatMap { $0.map { record.chatLog[Int($0)] } }
+        places[peer] = entry.chats
       }
-      return result
+      return ExpectedChat(log: record.chatLog, places: places)
     }
   }
 
@@ -167,6 +167,58 @@ extension HostTap {
       }
     default:
       break
+    }
+  }
+}
+
+/// Per peer, the chat messages the service sent on that peer's current, still-open connection:
+/// what the peer's callbacks must have delivered. Each message is a place in one log of ids,
+/// so a broadcast to a thousand peers is one id and a thousand ranges that grow, and checking
+/// it numbers each id once, not once per receiver.
+///
+/// A value.
+public struct ExpectedChat: Sendable {
+  /// Every chat message id the service sent, once each, in order.
+  let log: [String]
+  /// Per peer, runs of places in ``log``.
+  private(set) var places: [String: [Range<Int32>]]
+
+  /// Nothing expected.
+  public init() {
+    self.init(log: [], places: [:])
+  }
+
+  init(log: [String], places: [String: [Range<Int32>]]) {
+    self.log = log
+    self.places = places
+  }
+
+  /// The ids `peer` must have delivered, in the order the service sent them.
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: The message ids; empty for a peer owed nothing.
+  public func ids(of peer: String) -> [String] {
+    (places[peer] ?? []).flatMap { $0.map { log[Int($0)] } }
+  }
+
+  /// Adds `id` to what `peer` must have delivered (a world that checks the checks).
+  ///
+  /// - Parameters:
+  ///   - id: A message id.
+  ///   - peer: The peer's name.
+  public mutating func expect(_ id: String, of peer: String) {
+    var log = self.log
+    let place = Int32(log.count)
+    log.append(id)
+    var places = self.places
+    places[peer, default: []].append(place..<(place + 1))
+    self = ExpectedChat(log: log, places: places)
+  }
+
+  /// Calls `body` with the place in ``log`` of each message `peer` must have delivered.
+  func forEachPlace(of peer: String, _ body: (Int) -> Void) {
+    for run in places[peer] ?? [] {
+      for place in run { body(Int(place)) }
     }
   }
 }

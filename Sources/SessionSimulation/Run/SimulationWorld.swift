@@ -45,9 +45,9 @@ public protocol SimulationWorld: AnyObject {
   func serviceState(ofSession name: String) -> SessionState?
   /// The service's newest sequence number in a session, if it lives (on the world's domain).
   func serviceSequence(ofSession name: String) -> UInt64?
-  /// Per peer, the chat message ids the service sent on that peer's current, still-open
+  /// Per peer, the chat messages the service sent on that peer's current, still-open
   /// connection: what the peer's callbacks must have delivered (see the delivery check).
-  func expectedChat() -> [String: [String]]
+  func expectedChat() -> ExpectedChat
   /// Members of the service's roster of a session whose connection the peer has closed, while
   /// the service still holds it: a ghost member (on the world's domain). Empty in a mode that
   /// cannot see both ends.

@@ -148,7 +148,7 @@ public final class DeterministicWorld: SimulationWorld {
   /// Per peer, the chat ids the service sent on its current open connection.
   ///
   /// - Returns: The ids by peer name.
-  public func expectedChat() -> [String: [String]] { tap.expectedChat() }
+  public func expectedChat() -> ExpectedChat { tap.expectedChat() }
 
   /// Injects a fault.
   ///

@@ -203,7 +203,7 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
   /// Per peer, the chat ids the service sent on its current open connection.
   ///
   /// - Returns: The ids by peer name.
-  public func expectedChat() -> [String: [String]] { tap.expectedChat() }
+  public func expectedChat() -> ExpectedChat { tap.expectedChat() }
 
   /// Injects a fault.
   ///
