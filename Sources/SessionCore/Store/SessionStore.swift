@@ -37,9 +37,6 @@ public final class SessionStore: Observable {
   /// any. A count of the store's own, not the service's sequence. Not observable.
   @exclusivity(unchecked) public private(set) var appliedCount: UInt64 = 0
 
-  /// The old name of ``appliedCount``.
-  @available(*, deprecated, renamed: "appliedCount")
-  public var lastSequence: UInt64 { appliedCount }
   /// Events sent while another was being reduced, applied right after it, in order.
   @exclusivity(unchecked) private var pending = FIFO<SessionEvent>()
   @exclusivity(unchecked) private var observers:

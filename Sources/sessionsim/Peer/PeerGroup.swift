@@ -56,35 +56,6 @@ final class PeerGroup {
     peer.join(session: options.session, token: token(for: peer))
   }
 
-  /// Prints the roster, in role order as peer `index` sees it, after every event that changes
-  /// who is there, their roles, or who shares.
-  func watchRoster(of index: Int) {
-    let peer = peers[index]
-    var last = ""
-    peer.sdk.store.addObserver { applied, state in
-      switch applied.event {
-      case .usersJoined, .usersLeft, .hostChanged, .managerChanged, .shareStatusChanged,
-        .shareSettingChanged, .sessionJoined, .nameChanged:
-        break
-      default:
-        return
-      }
-      let line = state.orderedRoster.map { user in
-        let role =
-          switch user.role {
-          case .host: "★"
-          case .manager: "☆"
-          case .participant: ""
-          }
-        return role + user.name + (user.shareStatus.isActive ? "⧉" : "")
-      }.joined(separator: " ")
-      guard line != last else { return }
-      last = line
-      let setting = state.isShareLocked ? " [share locked]" : ""
-      printLine("  \(applied.event.name): \(line)\(setting)")
-    }
-  }
-
   /// Whether every peer is in the session.
   var allInSession: Bool { peers.allSatisfy(\.isInSession) }
 
