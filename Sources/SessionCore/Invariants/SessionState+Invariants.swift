@@ -13,8 +13,8 @@ extension SessionState {
   /// roster is a permutation of the roster in role and join order; join orders are unique; no
   /// share is live while sharing is off; chat ids agree.
   ///
-  /// - Complexity: O(participants × log participants) (a sort of the join orders). Debug builds and tests run it after
-  ///   every event; release builds never do.
+  /// - Complexity: O(participants × log participants), for a sort of the join orders. Debug
+  ///   builds and tests run it after every event; release builds never do.
   /// - Returns: The violations; empty when the state is sound.
   public func checkInvariants() -> [InvariantViolation] {
     var problems: [String] = []
@@ -88,7 +88,7 @@ extension SessionState {
         break
       }
       let key = (participant.role, participant.joinOrder)
-      if let previous, !(previous < key) { inOrder = false }
+      inOrder = previous.map { $0 < key } ?? true
       previous = key
     }
     if uniqueJoinOrders && !inOrder {

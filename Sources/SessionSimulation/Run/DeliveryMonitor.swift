@@ -60,12 +60,11 @@ struct DeliveryMonitor {
   func mismatch(
     with roster: some Collection<UserID>, limit: Int
   ) -> (missing: [UserID], extra: [UserID]) {
-    var allKnown = true
-    for id in roster where !ledger.known.contains(row: id.rawValue, column: column) {
-      allKnown = false
-      break
+    if roster.count == knownCount,
+      roster.allSatisfy({ ledger.known.contains(row: $0.rawValue, column: column) })
+    {
+      return ([], [])
     }
-    if allKnown && roster.count == knownCount { return ([], []) }
     let present = Set(roster)
     let known = self.known
     return (

@@ -179,7 +179,7 @@ extension HostTap {
 /// A value.
 public struct ExpectedChat: Sendable {
   /// Every chat message id the service sent, once each, in order.
-  let log: [String]
+  private(set) var log: [String]
   /// Per peer, runs of places in ``log``.
   private(set) var places: [String: [Range<Int32>]]
 
@@ -193,26 +193,15 @@ public struct ExpectedChat: Sendable {
     self.places = places
   }
 
-  /// The ids `peer` must have delivered, in the order the service sent them.
-  ///
-  /// - Parameter peer: The peer's name.
-  /// - Returns: The message ids; empty for a peer owed nothing.
-  public func ids(of peer: String) -> [String] {
-    (places[peer] ?? []).flatMap { $0.map { log[Int($0)] } }
-  }
-
   /// Adds `id` to what `peer` must have delivered (a world that checks the checks).
   ///
   /// - Parameters:
   ///   - id: A message id.
   ///   - peer: The peer's name.
   public mutating func expect(_ id: String, of peer: String) {
-    var log = self.log
     let place = Int32(log.count)
     log.append(id)
-    var places = self.places
     places[peer, default: []].append(place..<(place + 1))
-    self = ExpectedChat(log: log, places: places)
   }
 
   /// Calls `body` with the place in ``log`` of each message `peer` must have delivered.

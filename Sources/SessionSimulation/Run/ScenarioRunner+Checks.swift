@@ -158,7 +158,9 @@ extension ScenarioRunner {
     guard scenario.expect.delivery else { return }
     let expectedChat = world.expectedChat()
     // Each id numbered once, not once per receiver.
-    let chatNumbers = expectedChat.log.map { deliveryLedger.chatNumbers.existingNumber(of: $0) }
+    let numberAtPlace = expectedChat.log.map {
+      deliveryLedger.chatNumbers.existingNumber(of: $0)
+    }
     for peer in peers {
       for problem in peer.monitor.problems.prefix(5) {
         fail("delivery", peer: peer.name, problem)
@@ -175,7 +177,7 @@ extension ScenarioRunner {
       var lost = 0
       var firstLost: String?
       expectedChat.forEachPlace(of: peer.name) { place in
-        if let number = chatNumbers[place], peer.monitor.hasDeliveredChat(number: number) {
+        if let number = numberAtPlace[place], peer.monitor.hasDeliveredChat(number: number) {
           return
         }
         lost += 1

@@ -27,9 +27,10 @@ final class SimulatedPeer: @unchecked Sendable {
   var wantsSession = false
   /// How many times the peer's instance was replaced by a restart.
   private(set) var incarnation = 0
-  // The next four are written on every callback, on the world's domain, never within another
-  // access to them (a callback does not re-enter its peer's observer): their dynamic
-  // exclusivity checks, a tenth of a thousand-peer run's callback cost, are off.
+  // `monitor`, `callbackCount`, `joinRetries` and `lastUserID` are written on every callback,
+  // on the world's domain, never within another access to them (a callback does not re-enter
+  // its peer's observer): their dynamic exclusivity checks, a tenth of a thousand-peer run's
+  // callback cost, are off.
   /// The delivery checks of the peer's callbacks: its column of the run's ledger.
   @exclusivity(unchecked) private(set) var monitor: DeliveryMonitor
   /// Violations of the replica's invariants, with the event after which they showed.

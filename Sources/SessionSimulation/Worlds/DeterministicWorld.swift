@@ -145,9 +145,9 @@ public final class DeterministicWorld: SimulationWorld {
     network.isHostRunning ? tap.service.lastSequence(ofSession: name) : nil
   }
 
-  /// Per peer, the chat ids the service sent on its current open connection.
+  /// Per peer, the chat messages the service sent on its current open connection.
   ///
-  /// - Returns: The ids by peer name.
+  /// - Returns: What each peer's callbacks must have delivered.
   public func expectedChat() -> ExpectedChat { tap.expectedChat() }
 
   /// Injects a fault.

@@ -200,9 +200,9 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
       ?? nil
   }
 
-  /// Per peer, the chat ids the service sent on its current open connection.
+  /// Per peer, the chat messages the service sent on its current open connection.
   ///
-  /// - Returns: The ids by peer name.
+  /// - Returns: What each peer's callbacks must have delivered.
   public func expectedChat() -> ExpectedChat { tap.expectedChat() }
 
   /// Injects a fault.
