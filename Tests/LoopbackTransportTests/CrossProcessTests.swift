@@ -8,12 +8,40 @@ import Testing
 
 /// One session spanning two processes: the built `sessionsim` runs as a child, either as the
 /// server or as a group of scripted peers.
-@Suite(
-  "Across processes",
-  .enabled(if: ChildProcess.sessionsim != nil, "sessionsim is not built next to the tests"))
+@Suite("Across processes")
 struct CrossProcessTests {
+  /// One development key and secret: a token from `sessionsim token` with no key options
+  /// admits to a `sessionsim serve` started with none, and `--help` of each names them.
+  @Test func theDefaultTokenJoinsTheDefaultServer() throws {
+    let executable = try ChildProcess.requireSessionsim()
+    let minting = try ChildProcess(executable, ["token", "--session", "Room"])
+    #expect(minting.waitForExit() == 0, "\(minting.output)")
+    let token = try #require(minting.output.last { $0.split(separator: ".").count == 3 })
+    let server = try ChildProcess(executable, ["serve", "--port", "0"])
+    let line = try #require(
+      server.waitForLine(startingWith: "listening on 127.0.0.1:"), "\(server.output)")
+    let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
+
+    let harness = try LoopbackHarness(externalPort: port)
+    let ada = try harness.makePeer("Ada")
+    try ada.join(session: "Room", token: token)
+    #expect(ada.waitFor(.onSessionJoin), "\(ada.callbacks.values)")
+    #expect(try ada.run { $0.leaveSession(false) } == .success)
+    server.closeInput()
+    #expect(server.waitForExit() == 0, "\(server.output)")
+    harness.shutdown()
+
+    for command in ["token", "serve", "peer"] {
+      let help = try ChildProcess(executable, [command, "--help"])
+      _ = help.waitForExit()
+      let text = help.output.joined(separator: "\n")
+      #expect(text.contains(DevelopmentCredentials.key), "\(command) --help: \(text)")
+      #expect(text.contains(DevelopmentCredentials.secret), "\(command) --help: \(text)")
+    }
+  }
+
   @Test func peersInThisProcessShareASessionServedByAChildProcess() throws {
-    let executable = try #require(ChildProcess.sessionsim)
+    let executable = try ChildProcess.requireSessionsim()
     let server = try ChildProcess(
       executable,
       ["serve", "--port", "0", "--key", LoopbackHarness.appKey, "--secret", LoopbackHarness.secret])
@@ -55,7 +83,7 @@ struct CrossProcessTests {
   /// caps follow the open-file limit, the oldest idle connections are evicted, the listener
   /// never runs out of descriptors, and honest clients join.
   @Test func idleConnectionsBeyondTheOpenFileLimitLockNobodyOut() throws {
-    let executable = try #require(ChildProcess.sessionsim)
+    let executable = try ChildProcess.requireSessionsim()
     let command =
       "ulimit -n 128 && exec '\(executable.path)' serve --port 0 --key "
       + "\(LoopbackHarness.appKey) --secret \(LoopbackHarness.secret)"
@@ -103,7 +131,7 @@ struct CrossProcessTests {
 
   @Test(arguments: ["quickstart", "classroom", "churn"])
   func aChildProcessOfScriptedPeersConvergesWithPeersHere(script: String) throws {
-    let executable = try #require(ChildProcess.sessionsim)
+    let executable = try ChildProcess.requireSessionsim()
     let harness = try LoopbackHarness()
     let ada = try harness.join("Ada", role: script == "classroom" ? .participant : .host)
     let child = try ChildProcess(

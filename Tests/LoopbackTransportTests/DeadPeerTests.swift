@@ -215,10 +215,10 @@ struct DeadPeerTests {
     harness.shutdown()
   }
 
-  @Test(.enabled(if: ChildProcess.sessionsim != nil, "sessionsim is not built next to the tests"))
+  @Test
   func aKilledPeerProcessLeavesAndHandsHostOver() throws {
     let harness = try Self.makeHarness()
-    let executable = try #require(ChildProcess.sessionsim)
+    let executable = try ChildProcess.requireSessionsim()
     let child = try ChildProcess(
       executable,
       [

@@ -2,9 +2,7 @@ import Foundation
 import Testing
 
 /// `sessionsim run --jobs` against one process, through the built executable.
-@Suite(
-  "Sweeps on worker processes",
-  .enabled(if: ChildProcess.sessionsim != nil, "sessionsim is not built next to the tests"))
+@Suite("Sweeps on worker processes")
 struct SweepProcessTests {
   /// The repository's root, from this file's path.
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -13,7 +11,7 @@ struct SweepProcessTests {
   /// Runs `sessionsim` with `arguments`, feeding `input`; returns its exit status and output.
   static func sessionsim(_ arguments: [String], input: String? = nil) throws -> (Int32, String) {
     let process = Process()
-    process.executableURL = ChildProcess.sessionsim
+    process.executableURL = try ChildProcess.requireSessionsim()
     process.arguments = arguments
     process.currentDirectoryURL = root
     let output = Pipe()

@@ -57,6 +57,16 @@ import Testing
   }
 
   @MainActor
+  /// One development pair: the development service's is the one `sessionsim` and scenarios
+  /// use, and its secret is long enough for HS256 (RFC 7518 asks 32 bytes or more).
+  @Test func theDevelopmentServiceSharesTheOneDevelopmentPair() {
+    #expect(DevelopmentService.sdkKey == DevelopmentCredentials.key)
+    #expect(DevelopmentService.sdkSecret == DevelopmentCredentials.secret)
+    #expect(DevelopmentCredentials.secret.utf8.count >= 32)
+    #expect(
+      DevelopmentCredentials.table == [DevelopmentCredentials.key: DevelopmentCredentials.secret])
+  }
+
   @Test func aTokenSignedWithOtherCredentialsIsRefused() {
     let sdk = VideoSDK()
     #expect(sdk.initialize(InitParams(domain: Self.domain())) == .success)

@@ -21,11 +21,12 @@ import Synchronization
 /// > isolation domain (the main actor, in an app), as the in-process network they meet on is.
 /// > The registry of services itself is thread-safe.
 public enum DevelopmentService {
-  /// The SDK key the development service accepts (`app_key`).
-  public static let sdkKey = "SessionEngineDevKey"
+  /// The SDK key the development service accepts (`app_key`): the one development key, shared
+  /// with `sessionsim` and every scenario's service.
+  public static let sdkKey = DevelopmentCredentials.key
   /// The SDK secret that signs development tokens. Public on purpose: the development service
   /// admits anyone who can read this documentation.
-  public static let sdkSecret = "SessionEngineDevSecret-local-use-only"
+  public static let sdkSecret = DevelopmentCredentials.secret
 
   /// A token for the development service, issued 30 s ago by the wall clock, valid two hours.
   ///

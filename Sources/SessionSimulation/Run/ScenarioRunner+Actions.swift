@@ -48,7 +48,7 @@ extension ScenarioRunner {
     case .notYetValid:
       return minter.mint(sessionName: session, role: role, issuedAt: issuedAt + 3_600)
     case .badSignature:
-      return TokenMinter(appKey: SimulationCredentials.key, secret: "another-secret")
+      return TokenMinter(appKey: DevelopmentCredentials.key, secret: "another-secret")
         .mint(sessionName: session, role: role, issuedAt: issuedAt)
     case .wrongSession:
       return minter.mint(sessionName: session + "-elsewhere", role: role, issuedAt: issuedAt)

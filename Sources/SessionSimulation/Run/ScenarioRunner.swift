@@ -48,14 +48,6 @@ public struct RunOptions: Sendable {
   }
 }
 
-/// The credentials every simulated service accepts.
-public enum SimulationCredentials {
-  /// The SDK key.
-  public static let key = "sim-key"
-  /// The SDK secret.
-  public static let secret = "sim-secret-not-for-production"
-}
-
 /// Runs one scenario with one seed in one world: schedules the joins, actions, behaviours and
 /// faults, watches every replica, heals, checks convergence and liveness, and reports.
 ///
@@ -67,7 +59,7 @@ public final class ScenarioRunner: @unchecked Sendable {
   let options: RunOptions
   let world: any SimulationWorld
   let streams: RandomStreams
-  let minter = TokenMinter(appKey: SimulationCredentials.key, secret: SimulationCredentials.secret)
+  let minter = DevelopmentCredentials.minter
   var peers: [SimulatedPeer] = []
   var peersByName: [String: SimulatedPeer] = [:]
   /// How many peers the run has, all told (``peers`` fills up while the run is set up).

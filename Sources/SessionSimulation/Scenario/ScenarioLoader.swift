@@ -76,7 +76,7 @@ public enum ScenarioLoader {
     var limits = SessionLimits()
     if let users = scenario.service?.maxUsers { limits.maxUsers = users }
     return ServiceConfiguration(
-      credentials: [SimulationCredentials.key: SimulationCredentials.secret], limits: limits,
+      credentials: DevelopmentCredentials.table, limits: limits,
       heartbeatTimeout: scenario.service?.heartbeatTimeout?.milliseconds ?? 15_000,
       reconnectGrace: scenario.service?.reconnectGrace?.milliseconds ?? 10_000,
       secrets: .derived(seed: seed))

@@ -22,7 +22,7 @@ struct PeerOptions: Sendable {
   static let usage =
     "peer --port N --session NAME [--count K] [--script quickstart|classroom|churn] "
     + "[--role host|participant] [--seconds T] [--host 127.0.0.1] [--key K --secret S] "
-    + "[--name PREFIX] [--heartbeat MS] [--end]"
+    + "[--name PREFIX] [--heartbeat MS] [--end]\n" + credentialsHelp
 
   var host: String
   var port: UInt16
@@ -71,8 +71,8 @@ struct PeerOptions: Sendable {
       throw CommandFailure("--role must be host or participant, not \(other)", status: 2)
     }
     seconds = try parser.seconds("--seconds", default: 2)
-    key = parser.string("--key") ?? DefaultCredentials.key
-    secret = parser.string("--secret") ?? DefaultCredentials.secret
+    key = parser.string("--key") ?? DevelopmentCredentials.key
+    secret = parser.string("--secret") ?? DevelopmentCredentials.secret
     namePrefix = parser.string("--name") ?? "peer\(getpid())"
     endSession = parser.flag("--end")
     heartbeat = try parser.integer("--heartbeat", default: UInt64(5_000), in: 10...600_000)

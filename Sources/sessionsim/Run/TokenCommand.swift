@@ -9,14 +9,15 @@ let tokenUsage = """
 
     --session      the session name (the tpc claim)
     --role         host (role_type 1) or participant (0; default)
-    --key          the SDK key (default: the simulation's, \(SimulationCredentials.key))
-    --secret       the SDK secret (default: the simulation's)
+    --key          the SDK key
+    --secret       the SDK secret
     --expires      seconds from iat to exp, 1800 to 172800 (default 7200)
     --issued-at    iat in seconds since 1970 (default: now)
     --user-key, --session-key   optional claims
 
   Prints the token (HS256; claims app_key, tpc, role_type, version 1, iat, exp).
   For development only: sign production tokens on a server, never in an app.
+  \(credentialsHelp)
   """
 
 @Sendable func runToken(_ arguments: [String]) throws {
@@ -39,8 +40,8 @@ let tokenUsage = """
   let expires = try parser.integer("--expires", default: Int64(7_200), in: 1_800...172_800)
   let now = Int64(Date().timeIntervalSince1970)
   let issuedAt = try parser.integer("--issued-at", default: now, in: 0...Int64(1) << 40)
-  let key = parser.string("--key") ?? SimulationCredentials.key
-  let secret = parser.string("--secret") ?? SimulationCredentials.secret
+  let key = parser.string("--key") ?? DevelopmentCredentials.key
+  let secret = parser.string("--secret") ?? DevelopmentCredentials.secret
   guard !key.isEmpty, !secret.isEmpty else {
     throw CommandFailure("--key and --secret must not be empty", status: 2)
   }

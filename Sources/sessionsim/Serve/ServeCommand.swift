@@ -22,8 +22,8 @@ import Synchronization
     ],
     switches: ["--ignore-stdin", "--quiet"], usage: usage)
   let port = try options.integer("--port", default: UInt16(0), in: 0...UInt16.max)
-  let key = options.string("--key") ?? DefaultCredentials.key
-  let secret = options.string("--secret") ?? DefaultCredentials.secret
+  let key = options.string("--key") ?? DevelopmentCredentials.key
+  let secret = options.string("--secret") ?? DevelopmentCredentials.secret
   // Every secret (session ids, resume tokens, media credentials) from the system's CSPRNG:
   // nobody can compute another member's from their own, nor a restarted server's old ones.
   var service = ServiceConfiguration(credentials: [key: secret], secrets: .systemRandom)
@@ -151,4 +151,5 @@ let serveUsage =
   "serve [--port N] [--key K --secret S] [--heartbeat-timeout MS] [--grace MS] "
   + "[--hello-timeout MS] [--max-connections N] [--max-pending N] [--admission-timeout MS] "
   + "[--write-budget BYTES] [--ignore-stdin] [--quiet]\n"
-  + "  prints its TCP port (listening on ...), then its media UDP port (media: udp ...)"
+  + "  prints its TCP port (listening on ...), then its media UDP port (media: udp ...)\n"
+  + credentialsHelp

@@ -1,3 +1,5 @@
+import SessionService
+
 /// Reads `--name value` options and `--flag` switches from a command's arguments.
 struct OptionParser {
   private var values: [String: String] = [:]
@@ -51,8 +53,9 @@ struct OptionParser {
   }
 }
 
-/// The SDK key and secret `serve` and `peer` agree on unless told otherwise.
-enum DefaultCredentials {
-  static let key = "sessionsim-key"
-  static let secret = "sessionsim-secret-0123456789"
-}
+/// What every command that signs or checks tokens says of its default credentials.
+let credentialsHelp = """
+    --key/--secret default to the development credentials, which token, serve, peer, every
+    scenario and the SDK's development service share: key \(DevelopmentCredentials.key), secret
+    \(DevelopmentCredentials.secret) (Docs/SessionService.md, "Development credentials").
+  """

@@ -9,6 +9,17 @@ final class ChildProcess: Sendable {
   private let collector = LineCollector()
 
   /// The `sessionsim` executable next to the test bundle, if it was built.
+  /// The built `sessionsim`, or a failure that says how to build it: suites that need the
+  /// binary fail without it, never skip.
+  static func requireSessionsim(
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> URL {
+    try #require(
+      sessionsim,
+      "sessionsim is not built next to the tests: `swift build --build-tests` builds it",
+      sourceLocation: sourceLocation)
+  }
+
   static var sessionsim: URL? {
     let candidates =
       [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
