@@ -362,21 +362,7 @@ public final class ScenarioRunner: @unchecked Sendable {
   private func narrateRoster(of peer: SimulatedPeer) {
     guard let narrate = options.narrate else { return }
     let state = peer.sdk.store.current
-    let line: String
-    if peer.isInSession {
-      let names = state.orderedUserIDs.compactMap { id -> String? in
-        guard let user = state.participants[id] else { return nil }
-        let mark =
-          user.role == .host ? "★ " : user.role == .manager ? "☆ " : ""
-        return mark + user.name + (user.shareStatus.isActive ? " ⧉" : "")
-      }
-      line =
-        names.count <= 8
-        ? names.joined(separator: ", ")
-        : names.prefix(6).joined(separator: ", ") + " … and \(names.count - 6) more"
-    } else {
-      line = "(not in the session)"
-    }
+    let line = peer.isInSession ? state.rosterLine() : "(not in the session)"
     guard line != watchedRoster else { return }
     watchedRoster = line
     let count = peer.isInSession ? state.participants.count : 0

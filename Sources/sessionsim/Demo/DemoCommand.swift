@@ -75,7 +75,7 @@ struct RosterPrinter {
     print(
       String(format: "#%-3llu", applied.sequence) + "\(clock)  \(narrate(applied.event, state))")
     for participant in state.participants.values { names[participant.id] = participant.name }
-    let roster = render(state)
+    let roster = state.rosterTable()
     if roster != lastRoster {
       for line in roster { print("          \(line)") }
       lastRoster = roster
@@ -83,40 +83,6 @@ struct RosterPrinter {
   }
 
   private func name(_ id: UserID) -> String { names[id] ?? "user \(id.rawValue)" }
-
-  /// The roster in role order, one line per user.
-  private func render(_ state: SessionState) -> [String] {
-    guard state.phase.acceptsSessionEvents else { return ["(not in a session)"] }
-    let header = "roster (\(state.participants.count)):"
-    return [header]
-      + state.orderedRoster.map { user in
-        let role =
-          switch user.role {
-          case .host: "host   "
-          case .manager: "manager"
-          case .participant: "       "
-          }
-        let me = user.id == state.myselfID ? " (me)" : ""
-        let label = (user.name + me).padding(toLength: 18, withPad: " ", startingAt: 0)
-        let video = user.isVideoOn ? "video" : "     "
-        let audio =
-          switch (user.audio.type, user.audio.isMuted) {
-          case (.none, _): "       "
-          case (_, true): "muted  "
-          case (.telephony, false): "phone  "
-          case (.voip, false): "mic on "
-          }
-        let talking = user.audio.isTalking ? "*" : " "
-        let share =
-          switch user.shareStatus {
-          case .started, .resumed: "  sharing"
-          case .paused: "  sharing (paused)"
-          case .none, .stopped: ""
-          }
-        let line = "  \(role)  \(label) \(video)  \(audio)\(talking)\(share)"
-        return String(line.reversed().drop { $0 == " " }.reversed())
-      }
-  }
 
   /// The event in words, with names as the roster knew them.
   private func narrate(_ event: SessionEvent, _ state: SessionState) -> String {
