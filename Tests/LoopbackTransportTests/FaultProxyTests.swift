@@ -292,11 +292,14 @@ struct FaultProxyTests {
     let frames = numberedFrames(0..<30)
     try client.send(Array(frames[0..<10]))
     #expect(client.frames.wait(forCount: 10))
+    let forwarded = try #require(try world.statistics("ada")).bytesUplink
     #expect(try world.withProxy { $0.partition(["ada"], direction: .uplink) })
     try client.send(Array(frames[10...]))
-    // Held: the server hears nothing more while the partition lasts.
-    #expect(try waitUntil { try world.statistics("ada")?.bytesHeld ?? 0 > 0 })
-    usleep(200_000)
+    // Held: once the proxy holds every byte sent (each frame and its 4-byte header), none of
+    // them can have gone on, and the server heard nothing more.
+    let sent = frames[10...].reduce(0) { $0 + 4 + $1.count }
+    #expect(try waitUntil { try world.statistics("ada")?.bytesHeld == sent })
+    #expect(try world.statistics("ada")?.bytesUplink == forwarded)
     #expect(world.upstreamFrames.count == 10)
     #expect(try world.withProxy { $0.faults(of: "ada")?.uplink.isPartitioned } == true)
     #expect(try world.withProxy { $0.faults(of: "ada")?.downlink.isPartitioned } == false)

@@ -285,9 +285,12 @@ struct TCPConnectionTests {
     let connection = fixture.accepted.values[0]
     try fixture.server.sync { connection.value.pauseReading() }
     try peer.send([payload(1, count: 10), payload(2, count: 10)])
-    // Let the frames reach the server's socket (a round trip on the server loop is not enough;
-    // this can only make the test pass wrongly, never fail wrongly).
-    usleep(20_000)
+    // Proof that the frames are there to read: the server's kernel acknowledged every byte
+    // (nothing left in the client's send queue), and then the server loop polled its sockets
+    // twice (the second round trip's poll comes after one that saw the socket readable).
+    #expect(try waitUntil { try peer.unacknowledgedBytes() == 0 })
+    try fixture.server.sync {}
+    try fixture.server.sync {}
     #expect(fixture.serverFrames.count == 0)
     try fixture.server.sync { connection.value.resumeReading() }
     #expect(fixture.serverFrames.wait(forCount: 2))

@@ -1,6 +1,11 @@
+import CLibUV
 import Testing
 
 @testable import LoopbackTransport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A server loop with a listener on 127.0.0.1:0 that records (and optionally echoes) what its
 /// connections receive, and a separate client loop.
@@ -76,6 +81,21 @@ final class TCPFixture: Sendable {
         payloads.allSatisfy { connection.value.send(frame: $0) }
       }
       #expect(sent)
+    }
+
+    /// Bytes sent that the other side's kernel has not acknowledged yet (`SIOCOUTQ`): 0 once
+    /// everything sent sits in the receiver's socket, read or not.
+    func unacknowledgedBytes() throws -> Int {
+      let connection = self.connection
+      return try connection.loop.sync {
+        var descriptor: uv_os_fd_t = -1
+        let handle = UnsafeMutableRawPointer(connection.value.handle)
+          .assumingMemoryBound(to: uv_handle_t.self)
+        guard uv_fileno(handle, &descriptor) == 0 else { return -1 }
+        var queued: CInt = 0
+        guard ioctl(descriptor, UInt(TIOCOUTQ), &queued) == 0 else { return -1 }
+        return Int(queued)
+      }
     }
   }
 }
