@@ -63,6 +63,7 @@ extension SessionState {
   /// - Parameters:
   ///   - owner: The share owner.
   ///   - user: Who wants to annotate; the local user by default.
+  /// - Returns: What stops `user` annotating on the share, or `nil` when they may annotate.
   public func annotationBlocker(on owner: UserID, by user: UserID? = nil) -> AnnotationBlocker? {
     guard phase.acceptsSessionEvents, let user = user ?? myselfID, participants[user] != nil
     else { return .notInSession }
@@ -75,6 +76,12 @@ extension SessionState {
   ///
   /// `all`: host, manager or owner; `others`: the owner; `mine`: anyone present. `false` when
   /// `owner` is not sharing or `user` is not present.
+  ///
+  /// - Parameters:
+  ///   - type: Which annotations to clear: everyone's, the others', or the user's own.
+  ///   - owner: The share owner.
+  ///   - user: Who wants to clear; the local user by default.
+  /// - Returns: `true` if `user` may clear annotations of `type` on the share; `false` if not.
   public func canClearAnnotations(
     _ type: AnnotationClearType, on owner: UserID, by user: UserID? = nil
   ) -> Bool {
@@ -95,6 +102,8 @@ extension SessionState {
   /// A user annotates on one share at a time, as an app renders one share at a time: this
   /// keeps every share's annotator set, together, no larger than the roster.
   ///
+  /// - Parameter user: The annotating user.
+  /// - Returns: The owner of the share `user` annotates on, or `nil` if they annotate on none.
   /// - Complexity: O(live shares).
   public func annotatedShare(of user: UserID) -> UserID? {
     for share in shares.values where share.annotators.contains(user) { return share.owner }

@@ -28,6 +28,8 @@ public final class InMemoryLogHandler: @unchecked Sendable {
   }
 
   /// Returns the records so far and forgets them.
+  ///
+  /// - Returns: Every record since the last `take()` (or since creation), oldest first.
   public func take() -> [LogRecord] {
     lock.lock()
     defer {

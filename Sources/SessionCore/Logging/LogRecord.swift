@@ -18,6 +18,11 @@ public enum LogLevel: Int, Sendable, Hashable, Codable, Comparable, CaseIterable
   case critical
 
   /// Whether `lhs` matters less than `rhs`.
+  ///
+  /// - Parameters:
+  ///   - lhs: A level.
+  ///   - rhs: Another level.
+  /// - Returns: `true` if `lhs` is less severe than `rhs` (`trace` is the least severe).
   public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
   /// The level's name, as swift-log spells it.

@@ -34,6 +34,11 @@ public struct EventRejection: Error, Sendable, Hashable, CustomStringConvertible
   public var detail: String
 
   /// Creates a rejection.
+  ///
+  /// - Parameters:
+  ///   - code: The kind of failure.
+  ///   - event: The rejected event's case name, for example `"usersJoined"`.
+  ///   - detail: What was wrong, for people.
   public init(_ code: Code, event: String, detail: String) {
     self.code = code
     self.event = event

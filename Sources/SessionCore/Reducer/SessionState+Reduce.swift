@@ -3,6 +3,7 @@ extension SessionState {
   ///
   /// Every check runs before the first mutation, so a rejected event changes nothing.
   ///
+  /// - Parameter event: The event to apply.
   /// - Complexity: O(1) amortised in the number of participants for every event but
   ///   ``SessionEvent/sessionJoined(_:)`` (O(snapshot)), batches (O(batch)), and manager
   ///   changes (O(managers)).
@@ -59,7 +60,9 @@ extension SessionState {
 
   /// Applies an event and returns the rejection instead of throwing it.
   ///
-  /// - Returns: `nil` when the event applied.
+  /// - Parameter event: The event to apply.
+  /// - Returns: `nil` when the event applied; otherwise why it was rejected (the state is
+  ///   left as it was).
   @discardableResult
   public mutating func apply(_ event: SessionEvent) -> EventRejection? {
     do {

@@ -39,6 +39,10 @@ public struct SessionLimits: Sendable, Hashable, Codable {
   public static let sessionNameSymbols: Set<Character> = Set(" !#$%&()+-:;<=.>?@[]^_{}|~,")
 
   /// Whether a session name uses only the documented characters.
+  ///
+  /// - Parameter name: The session name to check.
+  /// - Returns: `true` if every character is a letter, a digit or one of
+  ///   ``sessionNameSymbols``; `false` otherwise. An empty name passes.
   public static func isValidSessionNameCharacterSet(_ name: String) -> Bool {
     name.allSatisfy { ($0.isLetter || $0.isNumber) || sessionNameSymbols.contains($0) }
   }
@@ -47,6 +51,11 @@ public struct SessionLimits: Sendable, Hashable, Codable {
   ///
   /// A string whose first character alone is longer than `maxBytes` truncates to `""`.
   ///
+  /// - Parameters:
+  ///   - text: The text to cut.
+  ///   - maxBytes: The most UTF-8 bytes to keep.
+  /// - Returns: The longest prefix of whole characters within `maxBytes` bytes; `text` itself
+  ///   when it already fits.
   /// - Complexity: O(n) in the bytes kept, O(1) when nothing is cut.
   public static func truncate(_ text: String, toUTF8Bytes maxBytes: Int) -> String {
     truncate(text, toCharacters: .max, utf8Bytes: maxBytes)
@@ -86,12 +95,18 @@ public struct SessionLimits: Sendable, Hashable, Codable {
 
   /// A user name as a session keeps it: cut to ``maxUserNameLength`` characters and
   /// ``maxUserNameBytes`` bytes. `""` means there is no name left (refused).
+  ///
+  /// - Parameter name: The user name the client supplied.
+  /// - Returns: The name as the session keeps it; `""` when nothing is left.
   public func userName(_ name: String) -> String {
     Self.truncate(name, toCharacters: maxUserNameLength, utf8Bytes: maxUserNameBytes)
   }
 
   /// A chat message's text as a session keeps it: cut to ``maxChatBytes`` bytes at a whole
   /// character. `""` means there is no text left (refused, as an empty message is).
+  ///
+  /// - Parameter content: The message text the client supplied.
+  /// - Returns: The text as the session keeps it; `""` when nothing is left.
   public func chatContent(_ content: String) -> String {
     Self.truncate(content, toUTF8Bytes: maxChatBytes)
   }
@@ -101,6 +116,9 @@ public struct SessionLimits: Sendable, Hashable, Codable {
   ///
   /// The SDK and the service both apply it before ``SessionState/authorize(_:by:)``, so a
   /// text that cuts down to nothing is refused like an empty one on both sides.
+  ///
+  /// - Parameter command: The command as the client asked for it.
+  /// - Returns: `command` with its user name or chat text cut, or `command` unchanged.
   public func normalized(_ command: SessionCommand) -> SessionCommand {
     switch command {
     case .changeName(let user, let name):
@@ -141,6 +159,9 @@ public struct SessionLimits: Sendable, Hashable, Codable {
 
   /// Whether a password has at most ``maxPasswordLength`` characters, each printable ASCII
   /// (32–126).
+  ///
+  /// - Parameter password: The session password to check.
+  /// - Returns: `true` if it is short enough and printable ASCII; `false` otherwise.
   public func isValidPassword(_ password: String) -> Bool {
     password.utf8.count <= maxPasswordLength
       && password.utf8.allSatisfy { (32...126).contains($0) }

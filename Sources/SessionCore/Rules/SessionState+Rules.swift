@@ -5,6 +5,9 @@ extension SessionState {
   /// Rules that need facts only the service holds (the token's role for `reclaimHost`, whether
   /// self-unmute is allowed) are the service's to add.
   ///
+  /// - Parameters:
+  ///   - command: What the user asks for, already ``SessionLimits/normalized(_:)``.
+  ///   - user: Who asks.
   /// - Returns: ``VideoSDKError/success``, or the SDK error the call returns.
   /// - Complexity: O(1) but for `deleteChatMessage` (O(messages)).
   public func authorize(_ command: SessionCommand, by user: UserID) -> VideoSDKError {

@@ -8,6 +8,7 @@ extension SessionState {
   ///   - sessionName: The session's name.
   ///   - sessionID: The id the service gave the session.
   ///   - chatHistoryLimit: The most chat messages the service keeps for the session.
+  /// - Returns: A state in session with no participants, marked as the service's view.
   public static func serviceView(
     sessionName: String, sessionID: String,
     chatHistoryLimit: Int = SessionLimits.defaultMaxChatHistory
@@ -22,6 +23,8 @@ extension SessionState {
 
   /// The earliest-joined present user for whom `predicate` holds.
   ///
+  /// - Parameter predicate: The test a participant must pass; by default everyone passes.
+  /// - Returns: The first participant in join order that passes, or `nil` if none does.
   /// - Complexity: O(users skipped), amortised O(1) for the usual question "who joined first".
   public func earliestJoined(where predicate: (Participant) -> Bool = { _ in true }) -> Participant?
   {
@@ -33,6 +36,10 @@ extension SessionState {
 
   /// The snapshot a member with id `myself` receives: the shared facts at `sequence`.
   ///
+  /// - Parameters:
+  ///   - myself: The receiving member's user id, which the snapshot names as the local user.
+  ///   - sequence: The sequence number of the last event the snapshot includes.
+  /// - Returns: The session's shared facts, with no chat history.
   /// - Complexity: O(participants).
   public func snapshot(for myself: UserID, sequence: UInt64) -> SessionSnapshot {
     SessionSnapshot(

@@ -89,6 +89,7 @@ public struct SessionState: Sendable {
 
   /// A state in session, built from a snapshot; useful for tests and previews.
   ///
+  /// - Parameter snapshot: The session as the service reports it on join.
   /// - Throws: ``EventRejection`` if the snapshot is inconsistent.
   public init(snapshot: SessionSnapshot) throws(EventRejection) {
     phase = .joining
@@ -99,6 +100,11 @@ public struct SessionState: Sendable {
 
 extension SessionState: Equatable {
   /// Whether two states hold the same shared facts; caches derived from them are not compared.
+  ///
+  /// - Parameters:
+  ///   - lhs: A state.
+  ///   - rhs: Another state.
+  /// - Returns: `true` if both states hold the same facts and chat history.
   public static func == (lhs: SessionState, rhs: SessionState) -> Bool {
     lhs.phase == rhs.phase && lhs.sessionName == rhs.sessionName
       && lhs.sessionID == rhs.sessionID && lhs.myselfID == rhs.myselfID
@@ -119,6 +125,7 @@ extension SessionState: Codable {
 
   /// Decodes a state and rebuilds its caches.
   ///
+  /// - Parameter decoder: The decoder to read from.
   /// - Throws: `DecodingError.dataCorrupted` if the decoded state breaks an invariant.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -162,6 +169,8 @@ extension SessionState: Codable {
   }
 
   /// Encodes the shared facts: participants in join order, shares in start order.
+  ///
+  /// - Parameter encoder: The encoder to write to.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(phase, forKey: .phase)

@@ -8,6 +8,11 @@ public struct AppliedEvent: Sendable, Codable, Hashable {
   public var event: SessionEvent
 
   /// Creates an applied event.
+  ///
+  /// - Parameters:
+  ///   - sequence: Its place in the store's order, from 1.
+  ///   - timestamp: When it applied, in milliseconds of the store's clock.
+  ///   - event: The event.
   public init(sequence: UInt64, timestamp: Int64, event: SessionEvent) {
     self.sequence = sequence
     self.timestamp = timestamp

@@ -157,6 +157,7 @@ public final class SessionStore: Observable {
 
   /// Applies an event, or queues it when called while another event is being reduced.
   ///
+  /// - Parameter event: The event to apply.
   /// - Returns: What happened to the event.
   /// - Complexity: The reducer's cost, plus O(observers + streams) per applied event.
   @discardableResult
@@ -180,7 +181,8 @@ public final class SessionStore: Observable {
 
   /// Applies events in order, as ``send(_:)`` would one by one.
   ///
-  /// - Returns: The rejections, by position in `events`.
+  /// - Parameter events: The events to apply, in order.
+  /// - Returns: The rejections, by position in `events`; empty when every event applied.
   @discardableResult
   public func send(contentsOf events: some Sequence<SessionEvent>) -> [(Int, EventRejection)] {
     var rejections: [(Int, EventRejection)] = []
@@ -256,6 +258,7 @@ public final class SessionStore: Observable {
   /// Calls `body` after each applied event, on the store's isolation domain, with the event and
   /// the state after it. Events that `body` sends are queued, not recursed.
   ///
+  /// - Parameter body: The observer, called with the applied event and the state after it.
   /// - Returns: A token for ``removeObserver(_:)``.
   @discardableResult
   public func addObserver(_ body: @escaping (AppliedEvent, SessionState) -> Void) -> Int {
@@ -275,6 +278,8 @@ public final class SessionStore: Observable {
   package var participantCount: Int { storage.participants.count }
 
   /// Stops calling an observer.
+  ///
+  /// - Parameter token: The token ``addObserver(_:)`` returned. An unknown token does nothing.
   public func removeObserver(_ token: Int) {
     observers.removeAll { $0.id == token }
   }
@@ -282,6 +287,8 @@ public final class SessionStore: Observable {
   /// A stream of the events applied from now on, for consumers outside the UI.
   ///
   /// The stream buffers without bound; it finishes when the store is deinitialised.
+  ///
+  /// - Returns: A stream of every event the store applies after this call, in order.
   public func events() -> AsyncStream<AppliedEvent> {
     let (stream, continuation) = AsyncStream<AppliedEvent>.makeStream()
     streams.append(continuation)

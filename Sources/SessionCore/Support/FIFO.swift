@@ -1,3 +1,8 @@
+// Public SPI and `@inlinable` rather than `package`: a `package` type's bodies are not
+// serialized for other modules, even `@_alwaysEmitIntoClient` ones, and the SDK then called the
+// unspecialized generic code on its path for every delivery (about 30 instructions and four
+// value-witness calls per pop; callgrind). See Docs/Performance.md.
+
 /// A first-in, first-out queue: O(1) amortised ``append(_:)`` and ``popFirst()``.
 ///
 /// An array and the index of its first unread element. Popping moves the index on; popping the
@@ -10,11 +15,7 @@
 /// For the queues that a reentrant caller fills while it works: ``SessionStore``'s events sent
 /// during a reduction and the SDK engine's work submitted while it pumps.
 ///
-/// Public only as SPI (`@_spi(Package) import SessionCore`), for the package's own modules, and
-/// `@inlinable`: a `package` type's bodies are not serialized for other modules, even
-/// `@_alwaysEmitIntoClient` ones, and the SDK then called the unspecialized generic code on its
-/// path for every delivery (about 30 instructions and four value-witness calls per pop;
-/// callgrind).
+/// For the package's own modules only (`@_spi(Package) import SessionCore`).
 ///
 /// > Important: A value; it has no isolation of its own and lives in the isolation domain of
 /// > whatever stores it. Not `Sendable`.
@@ -32,11 +33,15 @@
   @inlinable public var count: Int { elements.count - head }
 
   /// Adds `element` at the back.
+  ///
+  /// - Parameter element: The element to queue.
   @inlinable public mutating func append(_ element: Element) {
     elements.append(element)
   }
 
   /// Removes and returns the element at the front, or `nil` when empty.
+  ///
+  /// - Returns: The oldest element still waiting, or `nil` when the queue is empty.
   @inlinable public mutating func popFirst() -> Element? {
     guard head < elements.count else { return nil }
     let element = elements[head]

@@ -10,9 +10,13 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
   private var state: UInt64
 
   /// Creates a generator; the same seed always yields the same sequence.
+  ///
+  /// - Parameter seed: The starting state; any value, 0 included, gives a good sequence.
   public init(seed: UInt64) { state = seed }
 
   /// The next 64 random bits.
+  ///
+  /// - Returns: A uniformly distributed 64-bit value, the next in the seed's sequence.
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state

@@ -35,6 +35,8 @@ public struct UserMap<Value> {
   @inlinable public init() {}
 
   /// A map holding the pairs of `dictionary`.
+  ///
+  /// - Parameter dictionary: The ids and values to store.
   @inlinable public init(_ dictionary: [UserID: Value]) {
     self.init()
     reserveCapacity(dictionary.count)
@@ -73,6 +75,9 @@ public struct UserMap<Value> {
 
   /// The value for `id`, if any; setting `nil` removes it. Changes through the subscript
   /// (`map[id]?.field = x`) happen in place.
+  ///
+  /// - Parameter id: The user id to look up.
+  /// - Returns: The value stored for `id`, or `nil` if there is none.
   @inlinable public subscript(id: UserID) -> Value? {
     get {
       let offset = offset(of: id)
@@ -97,6 +102,9 @@ public struct UserMap<Value> {
   }
 
   /// Whether a value is stored for `id`.
+  ///
+  /// - Parameter id: The user id to look up.
+  /// - Returns: `true` if the map stores a value for `id`; `false` otherwise.
   @inlinable public func contains(_ id: UserID) -> Bool {
     let offset = offset(of: id)
     if offset < slotEnd { return slot(at: offset) != nil }
@@ -105,7 +113,10 @@ public struct UserMap<Value> {
 
   /// Stores `value` under `id`.
   ///
-  /// - Returns: The value it replaced, if any.
+  /// - Parameters:
+  ///   - value: The value to store.
+  ///   - id: The user id to store it under.
+  /// - Returns: The value it replaced, or `nil` if `id` was not stored before.
   @inlinable @discardableResult
   public mutating func updateValue(_ value: Value, forKey id: UserID) -> Value? {
     if storedCount == 0 {
@@ -217,6 +228,9 @@ public struct UserMap<Value> {
   }
 
   /// Removes and returns the value for `id`, if any.
+  ///
+  /// - Parameter id: The user id whose value to remove.
+  /// - Returns: The value that was stored for `id`, or `nil` if there was none.
   @inlinable @discardableResult
   public mutating func removeValue(forKey id: UserID) -> Value? {
     let offset = offset(of: id)
@@ -232,6 +246,8 @@ public struct UserMap<Value> {
   }
 
   /// Removes every value, keeping the storage when asked.
+  ///
+  /// - Parameter keep: Whether to keep the storage for values to come; `false` frees it.
   @inlinable public mutating func removeAll(keepingCapacity keep: Bool = false) {
     slots.removeAll(keepingCapacity: keep)
     far.removeAll(keepingCapacity: keep)
@@ -242,6 +258,8 @@ public struct UserMap<Value> {
   /// Makes room for `additional` more values at once (everyone in a snapshot), rather than
   /// growing step by step. Growth stays geometric: reserving exactly what one more join needs
   /// would reallocate the array on every join.
+  ///
+  /// - Parameter additional: How many more values to make room for.
   @inlinable public mutating func reserveCapacity(_ additional: Int) {
     let needed = Swift.min(slots.count + additional, Self.slotLimit(for: count + additional))
     guard needed > slots.capacity else { return }
@@ -263,6 +281,11 @@ extension UserMap: Collection {
     }
 
     /// Array slots come first, in order, then the far entries in the dictionary's order.
+    ///
+    /// - Parameters:
+    ///   - lhs: A position in the map.
+    ///   - rhs: Another position in the same map.
+    /// - Returns: `true` if `lhs` comes before `rhs` in the map's order.
     @inlinable public static func < (lhs: Index, rhs: Index) -> Bool {
       if lhs.slot != rhs.slot { return lhs.slot < rhs.slot }
       switch (lhs.farIndex, rhs.farIndex) {
@@ -283,6 +306,9 @@ extension UserMap: Collection {
   @inlinable public var endIndex: Index { Index(slot: slots.count, farIndex: far.endIndex) }
 
   /// The position of the next value.
+  ///
+  /// - Parameter index: A valid position of the map, before ``endIndex``.
+  /// - Returns: The position right after it, or ``endIndex`` after the last value.
   @inlinable public func index(after index: Index) -> Index {
     if index.slot < slots.count { return firstIndex(fromSlot: index.slot + 1) }
     guard let farIndex = index.farIndex else { preconditionFailure("UserMap index out of range") }
@@ -290,6 +316,9 @@ extension UserMap: Collection {
   }
 
   /// The id and value at a valid position.
+  ///
+  /// - Parameter position: A valid position of the map, before ``endIndex``.
+  /// - Returns: The stored id and its value.
   @inlinable public subscript(position: Index) -> Element {
     if position.slot < slots.count {
       guard let value = slots[position.slot] else {
@@ -315,6 +344,11 @@ extension UserMap: Collection {
   ///
   /// A method taking a closure rather than a `_modify` accessor: the accessor's coroutine,
   /// nested in the array's, allocated a frame on every call where it was not inlined.
+  ///
+  /// - Parameters:
+  ///   - position: A valid position of the map, before ``endIndex``.
+  ///   - body: Changes the value in place.
+  /// - Returns: What `body` returns.
   @inlinable
   public mutating func modifyValue<Result>(
     at position: Index, _ body: (inout Value) -> Result
@@ -382,6 +416,9 @@ extension UserMap: Collection {
   }
 
   /// The position of `id`'s value, if one is stored.
+  ///
+  /// - Parameter id: The user id to look up.
+  /// - Returns: The position of its value, or `nil` if no value is stored for `id`.
   @inlinable public func index(forKey id: UserID) -> Index? {
     let offset = offset(of: id)
     if offset < slotEnd {
@@ -410,8 +447,14 @@ extension UserMap: Collection {
     /// Whether the map is empty; O(1).
     @inlinable public var isEmpty: Bool { map.isEmpty }
     /// The map's next position.
+    ///
+    /// - Parameter index: A valid position of the map, before ``endIndex``.
+    /// - Returns: The position right after it, or ``endIndex`` after the last id.
     @inlinable public func index(after index: Index) -> Index { map.index(after: index) }
     /// The id at a valid position.
+    ///
+    /// - Parameter position: A valid position of the map, before ``endIndex``.
+    /// - Returns: The id stored at `position`.
     @inlinable public subscript(position: Index) -> UserID { map[position].key }
   }
 
@@ -428,8 +471,14 @@ extension UserMap: Collection {
     /// Whether the map is empty; O(1).
     @inlinable public var isEmpty: Bool { map.isEmpty }
     /// The map's next position.
+    ///
+    /// - Parameter index: A valid position of the map, before ``endIndex``.
+    /// - Returns: The position right after it, or ``endIndex`` after the last value.
     @inlinable public func index(after index: Index) -> Index { map.index(after: index) }
     /// The value at a valid position.
+    ///
+    /// - Parameter position: A valid position of the map, before ``endIndex``.
+    /// - Returns: The value stored at `position`.
     @inlinable public subscript(position: Index) -> Value { map[position].value }
   }
 }
@@ -438,6 +487,8 @@ extension UserMap: Collection {
 
 extension UserMap: ExpressibleByDictionaryLiteral {
   /// A map of the literal's pairs; a repeated id keeps its last value.
+  ///
+  /// - Parameter elements: The ids and values of the literal, in order.
   @inlinable public init(dictionaryLiteral elements: (UserID, Value)...) {
     self.init()
     for (id, value) in elements { self[id] = value }
@@ -446,6 +497,11 @@ extension UserMap: ExpressibleByDictionaryLiteral {
 
 extension UserMap: Equatable where Value: Equatable {
   /// Maps are equal when they store the same values under the same ids, however laid out.
+  ///
+  /// - Parameters:
+  ///   - lhs: A map.
+  ///   - rhs: Another map.
+  /// - Returns: `true` if both maps store equal values under the same ids.
   @inlinable public static func == (lhs: UserMap, rhs: UserMap) -> Bool {
     guard lhs.count == rhs.count else { return false }
     if lhs.base == rhs.base, lhs.far.isEmpty, rhs.far.isEmpty {
@@ -497,6 +553,8 @@ extension UserMap {
 
 extension UserMap: Hashable where Value: Hashable {
   /// Hashes the pairs regardless of their order or layout, as a dictionary does.
+  ///
+  /// - Parameter hasher: The hasher to feed the count and the pairs to.
   public func hash(into hasher: inout Hasher) {
     var combined = 0
     for (key, value) in self {
@@ -529,6 +587,8 @@ extension UserMap: CustomStringConvertible, CustomDebugStringConvertible {
 
 extension Dictionary where Key == UserID {
   /// A dictionary of the pairs of `map`.
+  ///
+  /// - Parameter map: The ids and values to store.
   @inlinable public init(_ map: UserMap<Value>) {
     self.init(minimumCapacity: map.count)
     for (id, value) in map { self[id] = value }

@@ -16,6 +16,8 @@ public struct Trace: Sendable, Hashable {
     public var source: String?
 
     /// Creates a header for the current version.
+    ///
+    /// - Parameter source: Free text naming what records the trace, or `nil` for none.
     public init(source: String? = nil) {
       format = Trace.formatName
       version = Trace.currentVersion
@@ -34,12 +36,18 @@ public struct Trace: Sendable, Hashable {
   public var events: [AppliedEvent]
 
   /// Creates a trace.
+  ///
+  /// - Parameters:
+  ///   - header: The header line; by default one for the current version with no source.
+  ///   - events: The applied events, in order of their sequence numbers.
   public init(header: Header = Header(), events: [AppliedEvent] = []) {
     self.header = header
     self.events = events
   }
 
   /// The trace as JSON Lines text, ending with a newline.
+  ///
+  /// - Returns: The header line, then one line per event, each line a JSON object.
   public func jsonLines() -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -68,6 +76,10 @@ public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
   public var message: String
 
   /// Creates an error.
+  ///
+  /// - Parameters:
+  ///   - line: The 1-based number of the bad line.
+  ///   - message: What is wrong with it.
   public init(line: Int, message: String) {
     self.line = line
     self.message = message
@@ -89,6 +101,9 @@ extension Trace {
 
   /// Reads JSON Lines text. Blank lines are skipped. Reading stops at the first bad line; the
   /// events before it are kept.
+  ///
+  /// - Parameter text: The trace's JSON Lines text, with `\n` or `\r\n` line endings.
+  /// - Returns: The trace read so far, and the first bad line's error (`nil` if none).
   public static func parse(_ text: String) -> ParseResult {
     let decoder = JSONDecoder()
     var trace = Trace()
@@ -146,6 +161,7 @@ extension Trace {
 
   /// Applies every event to a store, in order.
   ///
+  /// - Parameter store: The store to send the events to.
   /// - Returns: The first event the store rejected, as a ``TraceError`` whose line is that
   ///   event's line in ``jsonLines()`` (the header is line 1); `nil` when all applied. Events
   ///   before it stay applied.
@@ -206,6 +222,10 @@ public final class TraceRecorder {
   private var token: Int?
 
   /// Starts recording every event the store applies from now on.
+  ///
+  /// - Parameters:
+  ///   - store: The store to record; the recorder does not keep it alive.
+  ///   - source: Free text for the trace's header naming what recorded it, or `nil`.
   public init(store: SessionStore, source: String? = nil) {
     trace = Trace(header: Trace.Header(source: source))
     self.store = store

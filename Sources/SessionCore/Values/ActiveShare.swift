@@ -21,6 +21,16 @@ public struct ActiveShare: Sendable, Codable, Hashable {
   public var startOrder: UInt64
 
   /// Creates a share.
+  ///
+  /// - Parameters:
+  ///   - owner: Who is sharing.
+  ///   - status: Started, paused or resumed; a new share is started.
+  ///   - kind: What is shared: a view, the app's screen, the camera or an external source.
+  ///   - isViewerAnnotationDisabled: Whether the owner has turned viewer annotation off.
+  ///   - annotators: Who is annotating on the share now.
+  ///   - clearCount: How many times annotations on the share were cleared.
+  ///   - startOrder: When the share started relative to the other live shares; smaller
+  ///     started earlier.
   public init(
     owner: UserID,
     status: ShareStatus = .started,

@@ -18,6 +18,11 @@ public struct AudioStatus: Sendable, Codable, Hashable {
   public var isTalking: Bool
 
   /// Creates an audio status.
+  ///
+  /// - Parameters:
+  ///   - type: How audio is connected; `.none` when it is not.
+  ///   - isMuted: Whether the microphone is muted.
+  ///   - isTalking: Whether the user is speaking now.
   public init(type: AudioType = .none, isMuted: Bool = true, isTalking: Bool = false) {
     self.type = type
     self.isMuted = isMuted

@@ -12,6 +12,13 @@ public struct ChatMessage: Sendable, Codable, Hashable, Identifiable {
   public var timestamp: Int64
 
   /// Creates a message.
+  ///
+  /// - Parameters:
+  ///   - id: The service-assigned message id.
+  ///   - sender: Who sent it.
+  ///   - receiver: The receiver of a private message; `nil` for a message to everyone.
+  ///   - content: The text.
+  ///   - timestamp: Service time when sent, in milliseconds.
   public init(id: String, sender: UserID, receiver: UserID?, content: String, timestamp: Int64) {
     self.id = id
     self.sender = sender

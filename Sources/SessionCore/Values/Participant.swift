@@ -23,6 +23,18 @@ public struct Participant: Sendable, Codable, Hashable, Identifiable {
   public var customUserKey: String?
 
   /// Creates a participant.
+  ///
+  /// - Parameters:
+  ///   - id: The user's id.
+  ///   - name: The display name.
+  ///   - role: Host, manager or participant.
+  ///   - isVideoOn: Whether the user's camera is on.
+  ///   - audio: Audio connection, mute and talking state; disconnected by default.
+  ///   - shareStatus: The status of the user's own share; `.none` if they never shared.
+  ///   - networkQuality: The user's overall network quality; `.none` when unknown.
+  ///   - joinOrder: Position in the order users joined; larger joined later, unique within
+  ///     the session.
+  ///   - customUserKey: The token's `user_key`, or `nil` if it has none.
   public init(
     id: UserID,
     name: String,

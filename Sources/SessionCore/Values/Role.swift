@@ -10,5 +10,10 @@ public enum Role: UInt8, Sendable, Codable, Hashable, Comparable, CaseIterable {
   case participant = 2
 
   /// Orders roles for display: host, then manager, then participant.
+  ///
+  /// - Parameters:
+  ///   - lhs: A role.
+  ///   - rhs: Another role.
+  /// - Returns: `true` if `lhs` comes before `rhs` in display order.
   public static func < (lhs: Role, rhs: Role) -> Bool { lhs.rawValue < rhs.rawValue }
 }

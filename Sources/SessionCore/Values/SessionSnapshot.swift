@@ -23,6 +23,17 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
   public var sequence: UInt64
 
   /// Creates a snapshot.
+  ///
+  /// - Parameters:
+  ///   - sessionName: The session's name as its creator spelled it.
+  ///   - sessionID: The service's session id.
+  ///   - myself: The receiving user.
+  ///   - participants: Everyone present, `myself` included, in any order.
+  ///   - shareSetting: The share setting; one share at a time by default.
+  ///   - shares: Live shares, in any order.
+  ///   - chatPrivilege: Who may chat; everyone, publicly and privately, by default.
+  ///   - activeSpeakers: Who is talking now.
+  ///   - sequence: The number of the last event folded into the snapshot.
   public init(
     sessionName: String,
     sessionID: String,

@@ -13,6 +13,12 @@ public struct AnnotationColor: Sendable, Codable, Hashable {
   public var alpha: Double
 
   /// Creates a colour; components are clamped to 0…1.
+  ///
+  /// - Parameters:
+  ///   - red: Red, 0…1.
+  ///   - green: Green, 0…1.
+  ///   - blue: Blue, 0…1.
+  ///   - alpha: Opacity, 0 (transparent) to 1 (opaque, the default).
   public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
     self.red = Self.clamp(red)
     self.green = Self.clamp(green)

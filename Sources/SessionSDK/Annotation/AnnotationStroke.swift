@@ -6,6 +6,10 @@ public struct AnnotationPoint: Sendable, Codable, Hashable {
   public var y: Double
 
   /// Creates a point.
+  ///
+  /// - Parameters:
+  ///   - x: Horizontal position, in the share's coordinates.
+  ///   - y: Vertical position, in the share's coordinates.
   public init(x: Double, y: Double) {
     self.x = x
     self.y = y
@@ -28,6 +32,12 @@ public struct AnnotationStroke: Sendable, Codable, Hashable {
 
   /// Creates a stroke; ``AnnotationHelper/draw(_:)`` replaces tool, colour and width with the
   /// helper's current ones.
+  ///
+  /// - Parameters:
+  ///   - points: The points, in drawing order.
+  ///   - toolType: The tool it is drawn with.
+  ///   - color: Its colour.
+  ///   - width: Its width, as ``AnnotationHelper/setToolWidth(_:)`` takes it.
   public init(
     points: [AnnotationPoint],
     toolType: AnnotationToolType = .pen,

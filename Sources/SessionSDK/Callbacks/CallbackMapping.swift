@@ -52,7 +52,7 @@ public enum CallbackMapping {
       get { rare?.annotationHelperOwners ?? [] }
       set { update { $0.annotationHelperOwners = newValue } }
     }
-    /// For a resync snapshot (``SessionEvent/sessionJoined(_:)`` while in session): the shared
+    /// For a resync snapshot (``SessionCore/SessionEvent/sessionJoined(_:)`` while in session): the shared
     /// facts it replaces, so that only what changed fires callbacks.
     public var resyncBefore: SharedSessionFacts? {
       get { rare?.resyncBefore }
@@ -60,6 +60,14 @@ public enum CallbackMapping {
     }
 
     /// Creates a context.
+    ///
+    /// - Parameters:
+    ///   - phaseBefore: The lifecycle phase before the event.
+    ///   - myself: The local user, or `nil` if not in a session.
+    ///   - endedShares: For `usersLeft`: the live shares of users who leave, in the event's
+    ///     order.
+    ///   - annotationHelperOwners: Owners of the shares on which the local instance holds an
+    ///     annotation helper.
     public init(
       phaseBefore: SessionPhase = .inSession,
       myself: UserID? = nil,
@@ -84,12 +92,19 @@ public enum CallbackMapping {
     }
 
     /// Contexts are equal when every fact is, whether or not their boxes are shared.
+    ///
+    /// - Parameters:
+    ///   - lhs: A context.
+    ///   - rhs: Another context.
+    /// - Returns: `true` if both hold the same facts.
     public static func == (lhs: Context, rhs: Context) -> Bool {
       lhs.phaseBefore == rhs.phaseBefore && lhs.myself == rhs.myself
         && lhs.rare?.values == rhs.rare?.values
     }
 
     /// Hashes every fact, consistently with `==`.
+    ///
+    /// - Parameter hasher: The hasher to feed the facts to.
     public func hash(into hasher: inout Hasher) {
       hasher.combine(phaseBefore)
       hasher.combine(myself)
@@ -133,6 +148,8 @@ public enum CallbackMapping {
     ///   - event: The event about to apply.
     ///   - state: The state before it.
     ///   - annotationHelperOwners: Owners of shares the local instance holds helpers on.
+    /// - Returns: The facts the event's callbacks need, to pass to
+    ///   ``CallbackMapping/callbacks(for:context:)``.
     public static func capture(
       before event: SessionEvent, in state: SessionState,
       annotationHelperOwners: Set<UserID> = []
@@ -179,6 +196,8 @@ public enum CallbackMapping {
   /// - Parameters:
   ///   - event: An event that applied.
   ///   - context: Facts captured just before it applied.
+  /// - Returns: The delegate callbacks the event fires, in the order the SDK calls them;
+  ///   empty when it fires none.
   /// - Complexity: O(1) but for events carrying lists (O(list)) and the join snapshot
   ///   (O(n log n) in the participants).
   public static func callbacks(for event: SessionEvent, context: Context) -> [VideoSDKCallback] {
@@ -189,6 +208,11 @@ public enum CallbackMapping {
 
   /// Appends the callbacks an applied event fires to `output`, in order; see
   /// ``callbacks(for:context:)``. Lets a hot loop reuse one buffer.
+  ///
+  /// - Parameters:
+  ///   - event: An event that applied.
+  ///   - context: Facts captured just before it applied.
+  ///   - output: The buffer to append to; what it already holds is kept.
   public static func appendCallbacks(
     for event: SessionEvent, context: Context, to output: inout [VideoSDKCallback]
   ) {

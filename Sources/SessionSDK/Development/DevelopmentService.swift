@@ -10,7 +10,7 @@ import Synchronization
 /// (`initParams.domain = "zoom.us"`, then `initialize`), with no network and no cloud.
 ///
 /// It accepts tokens signed with the documented development credentials
-/// (``sdkKey``/``sdkSecret``), checked against the wall clock; ``token(sessionName:role:)``
+/// (``sdkKey``/``sdkSecret``), checked against the wall clock; ``token(sessionName:role:userKey:)``
 /// mints one as the seeds' JWT generator script does. Every instance initialized for the same
 /// domain meets the others in the same service, as apps on one cloud do.
 ///

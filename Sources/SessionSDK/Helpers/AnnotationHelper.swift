@@ -54,6 +54,9 @@ public final class AnnotationHelper {
 
   /// Whether you may annotate on this share now (the owner has not turned viewer annotation
   /// off, and the share is live).
+  ///
+  /// - Returns: `true` if you may annotate on the share now; `false` if viewer annotation is
+  ///   off, the share has stopped, the helper is released, or you are not in the session.
   public func canDoAnnotation() -> Bool {
     guard usability == .success, let sdk else { return false }
     return sdk.store.state.annotationBlocker(on: shareOwner) == nil
@@ -89,6 +92,7 @@ public final class AnnotationHelper {
 
   /// Chooses the tool. Picker and SpotLight are for the share owner only.
   ///
+  /// - Parameter toolType: The tool to annotate with next.
   /// - Returns: `Errors_Dont_Support_Feature` for an owner-only tool on someone else's share.
   @discardableResult
   public func setToolType(_ toolType: AnnotationToolType) -> VideoSDKError {
@@ -102,9 +106,15 @@ public final class AnnotationHelper {
   }
 
   /// The current tool.
+  ///
+  /// - Returns: The tool strokes are drawn with; ``AnnotationToolType/pen`` until you choose one.
   public func getToolType() -> AnnotationToolType { toolType }
 
   /// Chooses the colour.
+  ///
+  /// - Parameter color: The colour to draw with next.
+  /// - Returns: `Errors_Success`; `Errors_Wrong_Usage` when the helper is released,
+  ///   `Errors_Uninitialize` when the SDK is not initialized.
   @discardableResult
   public func setToolColor(_ color: AnnotationColor) -> VideoSDKError {
     let usable = usability
@@ -114,10 +124,13 @@ public final class AnnotationHelper {
   }
 
   /// The current colour.
+  ///
+  /// - Returns: The colour strokes are drawn with; red until you choose one.
   public func getToolColor() -> AnnotationColor { toolColor }
 
   /// Chooses the line width.
   ///
+  /// - Parameter width: The line width to draw with next; more than 0.
   /// - Returns: `Errors_Invalid_Parameter` for 0.
   @discardableResult
   public func setToolWidth(_ width: UInt) -> VideoSDKError {
@@ -129,12 +142,16 @@ public final class AnnotationHelper {
   }
 
   /// The current line width.
+  ///
+  /// - Returns: The line width strokes are drawn with; 2 until you choose one.
   public func getToolWidth() -> UInt { toolWidth }
 
   // MARK: Strokes (local)
 
   /// Draws a synthetic stroke with the current tool, colour and width.
   ///
+  /// - Parameter stroke: The points to draw; its tool, colour and width are replaced by the
+  ///   helper's current ones.
   /// - Returns: `Errors_Wrong_Usage` unless started and allowed to annotate.
   @discardableResult
   public func draw(_ stroke: AnnotationStroke) -> VideoSDKError {
@@ -183,6 +200,7 @@ public final class AnnotationHelper {
   /// Clears annotations: everyone's (host, manager or owner), everyone's but the owner's
   /// (owner), or yours (anyone).
   ///
+  /// - Parameter type: Whose annotations to clear: `.all`, `.others` or `.mine`.
   /// - Returns: `Errors_Session_No_Rights` when the type is not yours to clear.
   @discardableResult
   public func clear(_ type: AnnotationClearType) -> VideoSDKError {

@@ -15,12 +15,16 @@ public final class AudioHelper {
   init() {}
 
   /// Connects the local user's audio (VoIP).
+  ///
+  /// - Returns: Success once asked; `Errors_Uninitialize` or `Errors_Not_In_Session`.
   @discardableResult
   public func startAudio() -> VideoSDKError {
     sdk?.perform(.startAudio) ?? .uninitialize
   }
 
   /// Disconnects the local user's audio.
+  ///
+  /// - Returns: Success once asked; `Errors_Uninitialize` or `Errors_Not_In_Session`.
   @discardableResult
   public func stopAudio() -> VideoSDKError {
     sdk?.perform(.stopAudio) ?? .uninitialize
@@ -45,6 +49,7 @@ public final class AudioHelper {
 
   /// Mutes a user: yourself, or anyone if you are host or manager.
   ///
+  /// - Parameter user: The user to mute; yourself from ``Session/getMySelf()``.
   /// - Returns: `Errors_Session_No_Rights` for someone else without the role;
   ///   `Errors_Invalid_Parameter` for `nil` or a user not present.
   @discardableResult
@@ -57,6 +62,7 @@ public final class AudioHelper {
   /// Unmutes yourself; for someone else (host or manager) it only asks them
   /// (``VideoSDKDelegate/onHostAskUnmute()``).
   ///
+  /// - Parameter user: The user to unmute (yourself) or to ask to unmute (someone else).
   /// - Returns: `Errors_Session_No_Rights` for someone else without the role;
   ///   `Errors_Invalid_Parameter` for `nil` or a user not present.
   @discardableResult
@@ -68,18 +74,30 @@ public final class AudioHelper {
 
   /// Mutes everyone but yourself (host or manager); `allowUnmute` says whether they may
   /// unmute themselves afterwards.
+  ///
+  /// - Parameter allowUnmute: `true` to let them unmute themselves; `false` to leave that to
+  ///   the host and managers.
+  /// - Returns: Success once asked; `Errors_Session_No_Rights` without the role,
+  ///   `Errors_Uninitialize` or `Errors_Not_In_Session`.
   @discardableResult
   public func muteAllAudio(_ allowUnmute: Bool) -> VideoSDKError {
     sdk?.perform(.muteAllAudio(allowUnmute: allowUnmute)) ?? .uninitialize
   }
 
   /// Asks everyone muted to unmute (host or manager).
+  ///
+  /// - Returns: Success once asked; `Errors_Session_No_Rights` without the role,
+  ///   `Errors_Uninitialize` or `Errors_Not_In_Session`.
   @discardableResult
   public func unmuteAllAudio() -> VideoSDKError {
     sdk?.perform(.unmuteAllAudio) ?? .uninitialize
   }
 
   /// Allows or forbids participants to unmute themselves (host or manager).
+  ///
+  /// - Parameter allowUnmute: `true` to let participants unmute themselves; `false` to forbid it.
+  /// - Returns: Success once asked; `Errors_Session_No_Rights` without the role,
+  ///   `Errors_Uninitialize` or `Errors_Not_In_Session`.
   @discardableResult
   public func allowAudioUnmutedBySelf(_ allowUnmute: Bool) -> VideoSDKError {
     sdk?.perform(.allowAudioUnmutedBySelf(allowUnmute)) ?? .uninitialize

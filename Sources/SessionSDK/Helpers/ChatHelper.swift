@@ -18,6 +18,7 @@ public final class ChatHelper {
   // swift-format-ignore: AlwaysUseLowerCamelCase
   /// Sends a message to everyone.
   ///
+  /// - Parameter content: The text; cut to 10,000 UTF-8 bytes. `nil` counts as empty.
   /// - Returns: `Errors_Invalid_Parameter` for empty text; `Errors_Session_No_Rights` when
   ///   the chat privilege forbids it.
   @discardableResult
@@ -28,6 +29,9 @@ public final class ChatHelper {
   // swift-format-ignore: AlwaysUseLowerCamelCase
   /// Sends a private message to one user.
   ///
+  /// - Parameters:
+  ///   - user: The receiver; someone in the session other than you.
+  ///   - content: The text; cut to 10,000 UTF-8 bytes. `nil` counts as empty.
   /// - Returns: `Errors_Invalid_Parameter` for empty text, yourself, `nil` or a user not
   ///   present; `Errors_Session_No_Rights` when private chat is disabled.
   @discardableResult
@@ -43,6 +47,10 @@ public final class ChatHelper {
   }
 
   /// Whether you may delete the message: your own, or any if you are host or manager.
+  ///
+  /// - Parameter msgID: The message's id (``ChatMessageInfo/messageID``).
+  /// - Returns: `true` if you may delete it now; `false` for someone else's message without
+  ///   the role, an unknown or `nil` id, or outside a session.
   public func canChatMessageBeDeleted(_ msgID: String?) -> Bool {
     guard let sdk, sdk.isInitialized, let msgID, let me = sdk.store.state.myselfID else {
       return false
@@ -53,6 +61,7 @@ public final class ChatHelper {
   /// Deletes a message for everyone; your UI learns of it through
   /// ``VideoSDKDelegate/onChatMsgDeleteNotification(_:messageID:deleteBy:)``.
   ///
+  /// - Parameter msgID: The message's id (``ChatMessageInfo/messageID``).
   /// - Returns: `Errors_Invalid_Parameter` for an unknown id; `Errors_Session_No_Rights` for
   ///   someone else's message without the role.
   @discardableResult
@@ -64,6 +73,9 @@ public final class ChatHelper {
 
   // swift-format-ignore: AlwaysUseLowerCamelCase
   /// Whether nobody may chat.
+  ///
+  /// - Returns: `true` if the chat privilege is ``SessionCore/ChatPrivilege/noOne``; `false`
+  ///   otherwise, and when the SDK is not initialized.
   public func IsChatDisabled() -> Bool {
     guard let sdk, sdk.isInitialized else { return false }
     return sdk.store.state.chatPrivilege == .noOne
@@ -71,6 +83,9 @@ public final class ChatHelper {
 
   // swift-format-ignore: AlwaysUseLowerCamelCase
   /// Whether private messages are disabled.
+  ///
+  /// - Returns: `true` unless everyone may chat publicly and privately; `false` also when the
+  ///   SDK is not initialized.
   public func IsPrivateChatDisabled() -> Bool {
     guard let sdk, sdk.isInitialized else { return false }
     return sdk.store.state.chatPrivilege != .everyonePubliclyAndPrivately
@@ -78,6 +93,7 @@ public final class ChatHelper {
 
   /// Changes who may chat (host or manager).
   ///
+  /// - Parameter privilege: Who may chat from now on.
   /// - Returns: `Errors_Invalid_Parameter` for ``SessionCore/ChatPrivilege/unknown``;
   ///   `Errors_Session_No_Rights` without the role.
   @discardableResult
@@ -90,6 +106,9 @@ public final class ChatHelper {
   }
 
   /// Who may chat now; ``SessionCore/ChatPrivilege/unknown`` outside a session.
+  ///
+  /// - Returns: The session's chat privilege, or ``SessionCore/ChatPrivilege/unknown`` outside
+  ///   a session.
   public func getChatPrivilege() -> ChatPrivilege {
     guard let sdk, sdk.store.state.isInSession else { return .unknown }
     return sdk.store.state.chatPrivilege

@@ -23,6 +23,7 @@ public final class ShareHelper {
 
   /// Shares one view (`startShareWithView:`).
   ///
+  /// - Parameter view: The view to share; the engine holds it weakly and renders nothing.
   /// - Returns: `Errors_Invalid_Parameter` for `nil`; `Errors_Session_No_Rights` when share is
   ///   locked (or off) for you; `Errors_Session_Share_Error` when you already share or someone
   ///   else does in single share.
@@ -50,6 +51,7 @@ public final class ShareHelper {
 
   /// Shares the camera into `view`; the camera must be on.
   ///
+  /// - Parameter view: The view that shows the camera; `nil` returns `Errors_Invalid_Parameter`.
   /// - Returns: `Errors_Session_Share_Camera_Video_Not_Start` when your video is off;
   ///   otherwise as ``startShare(with:)``.
   @discardableResult
@@ -88,6 +90,10 @@ public final class ShareHelper {
   // MARK: Settings
 
   /// Locks share to host and managers, or unlocks it (host or manager).
+  ///
+  /// - Parameter lock: `true` to let only the host and managers share; `false` to let anyone.
+  /// - Returns: Success once asked; `Errors_Session_No_Rights` without the role,
+  ///   `Errors_Uninitialize` or `Errors_Not_In_Session`.
   @discardableResult
   public func lockShare(_ lock: Bool) -> VideoSDKError {
     sdk?.perform(.lockShare(lock)) ?? .uninitialize
@@ -95,33 +101,52 @@ public final class ShareHelper {
 
   /// Allows several sharers at once, or one (host or manager); turning it off stops every
   /// share but one.
+  ///
+  /// - Parameter enable: `true` to let several users share at once; `false` for one at a time.
+  /// - Returns: Success once asked; `Errors_Session_No_Rights` without the role,
+  ///   `Errors_Uninitialize` or `Errors_Not_In_Session`.
   @discardableResult
   public func enableMultiShare(_ enable: Bool) -> VideoSDKError {
     sdk?.perform(.enableMultiShare(enable)) ?? .uninitialize
   }
 
   /// Whether share is locked to host and managers.
+  ///
+  /// - Returns: `true` if only the host and managers may share; `false` otherwise, and outside
+  ///   a session.
   public func isShareLocked() -> Bool { sdk?.store.state.isShareLocked ?? false }
 
   /// Whether several users may share at once.
+  ///
+  /// - Returns: `true` if several users may share at once; `false` otherwise, and outside a
+  ///   session.
   public func isMultiShareEnabled() -> Bool { sdk?.store.state.isMultiShareEnabled ?? false }
 
   /// Whether you are sharing.
+  ///
+  /// - Returns: `true` if you have a live share (started, paused or resumed); `false` otherwise.
   public func isSharingOut() -> Bool { sdk?.store.state.isSharingOut ?? false }
 
   /// Whether someone else is sharing.
+  ///
+  /// - Returns: `true` if another user has a live share; `false` otherwise.
   public func isOtherSharing() -> Bool { sdk?.store.state.isOtherSharing ?? false }
 
   /// Whether in-app screen share is available: always, once initialized.
+  ///
+  /// - Returns: `true` once the SDK is initialized; `false` before.
   public func isSupportInAppScreenShare() -> Bool { sdk?.isInitialized ?? false }
 
   /// Whether annotation is available: always, once initialized.
+  ///
+  /// - Returns: `true` once the SDK is initialized; `false` before.
   public func isAnnotationFeatureSupport() -> Bool { sdk?.isInitialized ?? false }
 
   // MARK: Annotation
 
   /// Turns viewers' annotation on your share off (`true`) or on (share owner only).
   ///
+  /// - Parameter disable: `true` to stop viewers annotating on your share; `false` to let them.
   /// - Returns: `Errors_Session_Share_You_Are_Not_Sharing` when you are not sharing.
   @discardableResult
   public func disableViewerAnnotation(_ disable: Bool) -> VideoSDKError {
@@ -130,6 +155,9 @@ public final class ShareHelper {
 
   /// Whether viewer annotation is off: on your share while you share, else on the share you
   /// view (the one a subscribed view shows, or the oldest other share).
+  ///
+  /// - Returns: `true` if that share's owner turned viewer annotation off; `false` if not, or
+  ///   when there is no such share.
   public func isViewerAnnotationDisabled() -> Bool {
     guard let sdk, let share = sdk.relevantShare() else { return false }
     return share.isViewerAnnotationDisabled
@@ -142,6 +170,7 @@ public final class ShareHelper {
   /// One helper per share: asking again returns the same helper until it is destroyed or
   /// cleaned up.
   ///
+  /// - Parameter view: A view subscribed to a share, or `nil` for your own share.
   /// - Returns: `nil` outside a session, when that share is not live, or when `view` shows no
   ///   share.
   public func createAnnotationHelper(_ view: AnyObject?) -> AnnotationHelper? {
@@ -154,6 +183,7 @@ public final class ShareHelper {
   /// Makes (or returns) the annotation helper for `user`'s share, without a view. Not in the
   /// SDK; for headless apps and tests.
   ///
+  /// - Parameter user: The share's owner; yourself for your own share.
   /// - Returns: `nil` outside a session or when `user` is not sharing.
   public func createAnnotationHelper(forShareOf user: User?) -> AnnotationHelper? {
     guard let sdk, sdk.isInitialized, let user else { return nil }
@@ -162,6 +192,7 @@ public final class ShareHelper {
 
   /// Releases an annotation helper. A started helper must be stopped first.
   ///
+  /// - Parameter helper: A helper this share helper made; it stops working.
   /// - Returns: `Errors_Wrong_Usage` while the helper is started; `Errors_Invalid_Parameter`
   ///   for `nil` or a helper already released.
   @discardableResult
@@ -177,6 +208,10 @@ public final class ShareHelper {
   }
 
   /// ``destroyAnnotationHelper(_:)`` under the name Swift imports it as (`destroy(_:)`).
+  ///
+  /// - Parameter helper: A helper this share helper made; it stops working.
+  /// - Returns: As ``destroyAnnotationHelper(_:)``: `Errors_Success`, `Errors_Wrong_Usage`
+  ///   while the helper is started, `Errors_Invalid_Parameter` for `nil` or a released helper.
   @discardableResult
   public func destroy(_ helper: AnnotationHelper?) -> VideoSDKError {
     destroyAnnotationHelper(helper)
@@ -184,6 +219,7 @@ public final class ShareHelper {
 
   /// Sets the view annotations are drawn over, for in-app screen share only.
   ///
+  /// - Parameter view: The view to draw annotations over; held weakly.
   /// - Returns: `Errors_Invalid_Parameter` for `nil`; `Errors_Wrong_Usage` unless you share
   ///   your app's screen or view someone's.
   @discardableResult

@@ -19,6 +19,9 @@ public final class UserHelper {
   /// characters (or 800 UTF-8 bytes) are truncated at a whole character; a name that
   /// truncates to nothing is refused.
   ///
+  /// - Parameters:
+  ///   - name: The new display name; `nil` is refused.
+  ///   - user: Whose name to change; `nil` is refused.
   /// - Returns: Whether the request was sent.
   @discardableResult
   public func changeName(_ name: String?, withUser user: User?) -> Bool {
@@ -28,6 +31,7 @@ public final class UserHelper {
 
   /// Makes another user host (host only); you become a participant.
   ///
+  /// - Parameter user: The new host: someone in the session other than you.
   /// - Returns: Whether the request was sent.
   @discardableResult
   public func makeHost(_ user: User?) -> Bool {
@@ -37,6 +41,7 @@ public final class UserHelper {
 
   /// Makes another user a manager (host only).
   ///
+  /// - Parameter user: The user to make a manager: someone in the session other than you.
   /// - Returns: Whether the request was sent.
   @discardableResult
   public func makeManager(_ user: User?) -> Bool {
@@ -46,6 +51,7 @@ public final class UserHelper {
 
   /// Takes a manager's role away (host only).
   ///
+  /// - Parameter user: The manager to make a participant again.
   /// - Returns: Success once asked; `Errors_Session_No_Rights` when not host;
   ///   `Errors_Invalid_Parameter` for yourself, `nil` or a user not present;
   ///   `Errors_Wrong_Usage` when the user is not a manager.
@@ -58,6 +64,7 @@ public final class UserHelper {
 
   /// Removes another user from the session (host only); they leave with `KickByHost`.
   ///
+  /// - Parameter user: The user to remove: someone in the session other than you.
   /// - Returns: Whether the request was sent.
   @discardableResult
   public func removeUser(_ user: User?) -> Bool {

@@ -89,33 +89,47 @@ public final class Session {
   // MARK: SDK API
 
   /// The session name, as the session's creator spelled it once joined.
+  ///
+  /// - Returns: The session's name; while joining, and after a failed join, the name you asked
+  ///   for.
   public func getSessionName() -> String? {
     liveState?.sessionName ?? name
   }
 
   /// The service's session id, for the host only (`nil` for everyone else, as in the SDK).
+  ///
+  /// - Returns: The session id if you are host; `nil` otherwise, and once the session ended.
   public func getSessionID() -> String? {
     guard let state = liveState, state.isHost else { return nil }
     return state.sessionID
   }
 
   /// The password this instance joined with, if any.
+  ///
+  /// - Returns: The password given to ``VideoSDK/joinSession(_:)`` or to the password prompt;
+  ///   `nil` if none.
   public func getSessionPassword() -> String? {
     password
   }
 
   /// The host, if there is one.
+  ///
+  /// - Returns: The host's user object; `nil` with no host, or once the session ended.
   public func getSessionHost() -> User? {
     guard let hostID = liveState?.hostID else { return nil }
     return user(for: hostID)
   }
 
   /// The host's display name, if there is a host.
+  ///
+  /// - Returns: The host's display name; `nil` with no host, or once the session ended.
   public func getSessionHostName() -> String? {
     liveState?.host?.name
   }
 
   /// The local user, once joined.
+  ///
+  /// - Returns: The local user's object; `nil` until the join completes.
   public func getMySelf() -> User? {
     guard let myselfID else { return nil }
     return user(for: myselfID)
@@ -123,6 +137,8 @@ public final class Session {
 
   /// Everyone but the local user, in join order; `nil` when not in the session.
   ///
+  /// - Returns: The other users present, in join order (empty when you are alone); `nil` when
+  ///   not in the session.
   /// - Complexity: O(participants).
   public func getRemoteUsers() -> [User]? {
     guard let state = liveState, state.phase.acceptsSessionEvents else { return nil }
@@ -132,6 +148,7 @@ public final class Session {
   /// Everyone present, the local user included, in display order: host, managers, others,
   /// each by join order. Not in the SDK; what seed apps compute by hand.
   ///
+  /// - Returns: Everyone present in display order; empty once the session ended.
   /// - Complexity: O(participants).
   public func getOrderedUsers() -> [User] {
     guard let state = liveState else { return [] }
@@ -142,23 +159,36 @@ public final class Session {
 
   /// The session's video figures, send and receive (`ZoomVideoSDKVideoStatisticInfo`); zero
   /// with no media plane or once the session ended.
+  ///
+  /// - Returns: The session's video send and receive figures; all zero with no media plane or
+  ///   once the session ended.
   public func getSessionVideoStatisticInfo() -> VideoStatisticInfo {
     engineWhileCurrent?.sessionStatistics(.video) ?? SessionStatisticInfo()
   }
 
   /// The session's audio figures (`ZoomVideoSDKAudioStatisticInfo`), as
   /// ``getSessionVideoStatisticInfo()``; audio has no frame size or rate.
+  ///
+  /// - Returns: The session's audio send and receive figures; all zero with no media plane or
+  ///   once the session ended.
   public func getSessionAudioStatisticInfo() -> AudioStatisticInfo {
     engineWhileCurrent?.sessionStatistics(.audio) ?? SessionStatisticInfo()
   }
 
   /// The session's share figures (`ZoomVideoSDKShareStatisticInfo`), as
   /// ``getSessionVideoStatisticInfo()``.
+  ///
+  /// - Returns: The session's share send and receive figures; all zero with no media plane or
+  ///   once the session ended.
   public func getSessionShareStatisticInfo() -> ShareStatisticInfo {
     engineWhileCurrent?.sessionStatistics(.share) ?? SessionStatisticInfo()
   }
 
   /// The user with this id, if present (or held because they just left).
+  ///
+  /// - Parameter id: The user's id, as ``User/getUserID()`` gives it.
+  /// - Returns: The user's object, the same one callbacks hand out; `nil` if no such user is
+  ///   present or held.
   public func user(withID id: UserID) -> User? {
     if let user = existingUser(id) { return user }
     guard liveParticipant(id) != nil else { return nil }

@@ -51,30 +51,49 @@ public final class User: Identifiable {
   }
 
   /// The user's id as the SDK's `NSInteger` (`getUserID`); also ``getID()``.
+  ///
+  /// - Returns: The user's numeric id.
   public func getUserID() -> Int { Int(id.rawValue) }
 
   /// The user's id, as seed apps call it.
+  ///
+  /// - Returns: The user's numeric id, as ``getUserID()``.
   public func getID() -> Int { Int(id.rawValue) }
 
   /// The display name.
+  ///
+  /// - Returns: The user's display name, as last known after they left; `nil` if nothing is
+  ///   known of the user.
   public func getUserName() -> String? { participant?.name }
 
   /// The display name, as seed apps call it.
+  ///
+  /// - Returns: The user's display name, as ``getUserName()``.
   public func getName() -> String? { participant?.name }
 
   /// The token's `user_key`, if it had one.
+  ///
+  /// - Returns: The `user_key` of the user's token; `nil` if it had none or nothing is known.
   public func getCustomUserId() -> String? { participant?.customUserKey }
 
   /// Whether the user is the host.
+  ///
+  /// - Returns: `true` if the user is (or, after leaving, was) the host; `false` otherwise.
   public func isHost() -> Bool { participant?.role == .host }
 
   /// Whether the user is a manager.
+  ///
+  /// - Returns: `true` if the user is (or, after leaving, was) a manager; `false` otherwise.
   public func isManager() -> Bool { participant?.role == .manager }
 
   /// Audio connection, mute and talking state (`audioType`, `isMuted`, `talking`).
+  ///
+  /// - Returns: The user's audio status; `nil` if nothing is known of the user.
   public func audioStatus() -> AudioStatus? { participant?.audio }
 
   /// The user's overall network quality.
+  ///
+  /// - Returns: The user's network quality; `.none` when unknown.
   public func getOverallNetworkLevel() -> NetworkQuality { participant?.networkQuality ?? .none }
 
   // MARK: Statistics
@@ -82,13 +101,22 @@ public final class User: Identifiable {
   /// The quality of the user's video as this instance sees it: what the local user sends, or
   /// what arrives of a remote user's (while a view subscribes it). All zero with no media
   /// plane, or when nothing is sent or received (`Docs/SessionSDK.md`, "Media").
+  ///
+  /// - Returns: The video figures: send figures for the local user, receive figures for anyone
+  ///   else.
   public func getVideoStatisticInfo() -> QOSStatistics { statistics(.video) }
 
   /// The quality of the user's audio, as ``getVideoStatisticInfo()`` (a remote user's audio
   /// arrives while they are among the loudest talkers).
+  ///
+  /// - Returns: The audio figures: send figures for the local user, receive figures for anyone
+  ///   else.
   public func getAudioStatisticInfo() -> QOSStatistics { statistics(.audio) }
 
   /// The quality of the user's share, as ``getVideoStatisticInfo()``.
+  ///
+  /// - Returns: The share figures: send figures for the local user, receive figures for anyone
+  ///   else.
   public func getShareStatisticInfo() -> QOSStatistics { statistics(.share) }
 
   private func statistics(_ kind: MediaKind) -> QOSStatistics {
@@ -102,6 +130,9 @@ public final class User: Identifiable {
 
   /// The user's video canvas; video on or off is ``VideoCanvas/videoStatus()``, not a user
   /// property, as in the SDK.
+  ///
+  /// - Returns: The user's video canvas, the same object on every call; never `nil` in the
+  ///   engine.
   public func getVideoCanvas() -> VideoCanvas? {
     if let canvas = extras?.videoCanvas { return canvas }
     let canvas = VideoCanvas(userID: id, isShare: false, user: self)
@@ -118,6 +149,9 @@ public final class User: Identifiable {
   }
 
   /// The user's live shares (at most one); empty when not sharing.
+  ///
+  /// - Returns: The user's live share, or an empty list when they are not sharing; never `nil`
+  ///   in the engine.
   public func getShareActionList() -> [ShareAction]? {
     guard let session, session.liveShare(of: id) != nil else { return [] }
     return [session.shareAction(for: id)]

@@ -27,6 +27,9 @@ public final class VideoCanvas {
   }
 
   /// Whether the user's camera is on (`videoStatus()?.on`); `nil` if nothing is known.
+  ///
+  /// - Returns: The user's video status now, as last known after they left; `nil` if nothing is
+  ///   known of the user.
   public func videoStatus() -> VideoStatus? {
     guard let participant = user?.participant else { return nil }
     return VideoStatus(on: participant.isVideoOn)
@@ -43,6 +46,10 @@ public final class VideoCanvas {
   /// (a view that showed another share switches to this one). A subscription the service
   /// refuses later reports its reason the same way, for each view concerned, and is forgotten.
   ///
+  /// - Parameters:
+  ///   - view: The view to show the video or share in; held weakly.
+  ///   - aspectMode: How the picture fits the view.
+  ///   - resolution: The most lines to receive; ``VideoResolution/auto`` lets the engine choose.
   /// - Returns: `Errors_Invalid_Parameter` for a `nil` view or a user who is not present,
   ///   `Errors_Not_In_Session` outside a session.
   @discardableResult
@@ -56,6 +63,7 @@ public final class VideoCanvas {
 
   /// Stops showing this canvas in `view`.
   ///
+  /// - Parameter view: A view passed to ``subscribe(with:aspectMode:andResolution:)``.
   /// - Returns: `Errors_Invalid_Parameter` for a `nil` view; success otherwise, subscribed or
   ///   not.
   @discardableResult

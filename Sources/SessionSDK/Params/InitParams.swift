@@ -36,7 +36,7 @@ public final class InitParams {
   /// the link fails in a session, before it reports `onSessionLeave(NetworkError)`. 0 turns
   /// reconnecting off. Default 3.
   public var reconnectAttempts: Int = 3
-  /// The media plane: each joined session asks it for a fresh ``SessionTransport/MediaLink``
+  /// The media plane: each joined session asks it for a fresh `MediaLink`
   /// that carries the synthetic media. `nil` (the default): no media plane; the statistics
   /// read zero and canvases' views get no frames (`Docs/SessionSDK.md`, "Media").
   public var media: (any MediaLinkFactory)?

@@ -8,6 +8,10 @@ public final class AudioOptions {
   public var mute: Bool
 
   /// Creates options: connect, unmuted, as the SDK defaults.
+  ///
+  /// - Parameters:
+  ///   - connect: Whether audio connects (VoIP) when the join completes.
+  ///   - mute: Whether the microphone starts muted.
   public init(connect: Bool = true, mute: Bool = false) {
     self.connect = connect
     self.mute = mute
@@ -22,6 +26,8 @@ public final class VideoOptions {
   public var localVideoOn: Bool
 
   /// Creates options: camera off by default.
+  ///
+  /// - Parameter localVideoOn: Whether the camera is on when the join completes.
   public init(localVideoOn: Bool = false) {
     self.localVideoOn = localVideoOn
   }
@@ -53,6 +59,18 @@ public final class SessionContext {
   public var sessionIdleTimeoutMins: Int?
 
   /// Creates a context.
+  ///
+  /// - Parameters:
+  ///   - token: The JWT; required.
+  ///   - sessionName: The session name, which must equal the token's `tpc`; required, at most
+  ///     150 characters of the documented set.
+  ///   - userName: The display name; required. Longer than 200 characters is truncated.
+  ///   - sessionPassword: The session password: at most 10 printable ASCII characters; `nil` or
+  ///     empty for none.
+  ///   - audioOption: Audio settings; by default audio connects unmuted.
+  ///   - videoOption: Video settings; by default the camera is off.
+  ///   - sessionIdleTimeoutMins: Minutes a session with one user lives on; `nil` for the service
+  ///     default (40), negative for never.
   public init(
     token: String = "",
     sessionName: String = "",

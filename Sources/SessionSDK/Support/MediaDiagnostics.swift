@@ -27,7 +27,7 @@ public struct MediaDiagnostics: Sendable, Hashable, Codable {
   public var unauthenticatedDatagrams = 0
   /// Return-path checks answered.
   public var checksAnswered = 0
-  /// Times the service said the endpoint is no longer bound (``SessionTransport/MediaNotice/unbound(_:)``).
+  /// Times the service said the endpoint is no longer bound (`MediaNotice.unbound(_:)`).
   public var unbinds = 0
 
   /// No counts.

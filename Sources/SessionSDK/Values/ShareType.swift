@@ -12,6 +12,8 @@ public enum ShareType: UInt8, Sendable, Codable, Hashable, CaseIterable {
   case camera = 3
 
   /// The SDK share type of an engine share kind.
+  ///
+  /// - Parameter kind: What the share shows; a camera share is ``camera``, any other ``normal``.
   public init(_ kind: ShareKind) {
     self = kind == .camera ? .camera : .normal
   }

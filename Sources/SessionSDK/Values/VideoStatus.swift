@@ -8,6 +8,10 @@ public struct VideoStatus: Sendable, Codable, Hashable {
   public var hasVideoDevice: Bool
 
   /// Creates a status.
+  ///
+  /// - Parameters:
+  ///   - on: Whether the camera is on.
+  ///   - hasVideoDevice: Whether the user has a camera.
   public init(on: Bool, hasVideoDevice: Bool = true) {
     self.on = on
     self.hasVideoDevice = hasVideoDevice

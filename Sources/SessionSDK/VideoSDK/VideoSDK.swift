@@ -46,6 +46,8 @@ public final class VideoSDK {
 
   /// The shared instance, as `ZoomVideoSDK.shareInstance()` returns it (never `nil` here; the
   /// optional keeps seed code's `shareInstance()?.` chains compiling unchanged).
+  ///
+  /// - Returns: ``shared``; never `nil`.
   @MainActor public static func shareInstance() -> VideoSDK? { shared }
 
   /// Creates an uninitialized instance.
@@ -99,6 +101,8 @@ public final class VideoSDK {
   package var mediaFigures: MediaFigures { engine.mediaFigures }
 
   /// The engine's version string.
+  ///
+  /// - Returns: The version, for example `"SessionEngine 0.1"`.
   public func getSDKVersion() -> String { "SessionEngine 0.1" }
 
   /// Whether ``initialize(_:)`` succeeded and ``cleanup()`` has not run since.
@@ -108,6 +112,8 @@ public final class VideoSDK {
 
   /// Makes the instance ready: must come before anything else.
   ///
+  /// - Parameter params: The domain, the transport that reaches the session service, and
+  ///   logging and media settings.
   /// - Returns: `Errors_Success`; `Errors_Invalid_Parameter` when the domain is empty or there
   ///   is no transport; `Errors_Wrong_Usage` when already initialized (nothing changes).
   @discardableResult
@@ -135,6 +141,8 @@ public final class VideoSDK {
   /// ``VideoSDKDelegate/onUserJoin(_:users:)`` with everyone present, or
   /// ``VideoSDKDelegate/onError(_:detail:)``.
   ///
+  /// - Parameter context: The token, session name, user name, password and audio and video
+  ///   options; copied, so later changes have no effect.
   /// - Returns: The session object, or `nil` when the join could not start.
   @discardableResult
   public func joinSession(_ context: SessionContext) -> Session? { engine.joinSession(context) }
@@ -144,28 +152,43 @@ public final class VideoSDK {
   ///
   /// The outcome arrives as ``VideoSDKDelegate/onSessionLeave(_:)``.
   ///
+  /// - Parameter end: `true` to end the session for everyone if you are host; `false` to leave.
   /// - Returns: `Errors_Success`; `Errors_Uninitialize` before ``initialize(_:)``;
   ///   `Errors_Session_Disconnecting` when already leaving; `Errors_Not_In_Session` otherwise.
   @discardableResult
   public func leaveSession(_ end: Bool) -> VideoSDKError { engine.leaveSession(end) }
 
   /// The session being joined or in progress; `nil` once it ended.
+  ///
+  /// - Returns: The current session; `nil` before joining and once it ended.
   public func getSession() -> Session? { engine.getSession() }
 
   /// Whether the local user is in a session.
+  ///
+  /// - Returns: `true` once the join completed and until leaving starts; `false` otherwise.
   public func isInSession() -> Bool { engine.isInSession() }
 
   // MARK: Helpers
 
   /// The video helper (camera on and off).
+  ///
+  /// - Returns: The instance's video helper, the same object on every call.
   public func getVideoHelper() -> VideoHelper { engine.videoHelper }
   /// The audio helper (connect, mute, unmute).
+  ///
+  /// - Returns: The instance's audio helper, the same object on every call.
   public func getAudioHelper() -> AudioHelper { engine.audioHelper }
   /// The share helper (share, lock, multi-share, annotation helpers).
+  ///
+  /// - Returns: The instance's share helper, the same object on every call.
   public func getShareHelper() -> ShareHelper { engine.shareHelper }
   /// The user helper (roles, names, removal).
+  ///
+  /// - Returns: The instance's user helper, the same object on every call.
   public func getUserHelper() -> UserHelper { engine.userHelper }
   /// The chat helper.
+  ///
+  /// - Returns: The instance's chat helper, the same object on every call.
   public func getChatHelper() -> ChatHelper { engine.chatHelper }
 
   /// How many views show video now (local-only).
@@ -180,6 +203,7 @@ public final class VideoSDK {
   /// `sessionJoined`, …) replays; `joinRequested` starts a new ``Session`` object. The
   /// instance need not be initialized, and nothing is sent anywhere.
   ///
+  /// - Parameter event: The event to apply, as a trace records it.
   /// - Returns: Whether the event applied; `false` also when called from inside a callback,
   ///   where the event is queued and applies after it.
   @_spi(Testing)
@@ -188,6 +212,10 @@ public final class VideoSDK {
 
   /// Whether an instance applies `event` on its fast path, with no callback context from the
   /// state before it and no local bookkeeping (see `SDKEngine.EventPlan`).
+  ///
+  /// - Parameter event: The event to classify.
+  /// - Returns: `true` if the event takes the fast path; `false` if it needs a callback context
+  ///   or local bookkeeping.
   @_spi(Testing) public static func appliesWithoutBookkeeping(_ event: SessionEvent) -> Bool {
     SDKEngine.EventPlan(event).isPlain
   }
@@ -211,6 +239,8 @@ public final class VideoSDK {
   }
 
   /// Points later links at another service, as after a service restart.
+  ///
+  /// - Parameter transport: The link factory that later links, resumes included, are made with.
   @_spi(Testing) public func replaceTransportForTesting(_ transport: any SessionLinkFactory) {
     engine.replaceTransportForTesting(transport)
   }
