@@ -162,7 +162,7 @@ public final class InProcessNetwork: SessionLinkFactory {
   }
 
   /// Drops a member's connection as if its network failed: the member sees
-  /// ``LinkCloseReason/failed(_:)`` and the host a close.
+  /// ``SessionTransport/LinkCloseReason/failed(_:)`` and the host a close.
   public func sever(_ link: any SessionLink) {
     guard let link = link as? InProcessLink, links[link.connection] != nil else { return }
     enqueue(.clientClosed(link.connection))

@@ -40,8 +40,8 @@ public struct ServiceConfiguration: Sendable {
   public var mediaConsentTimeout: Int64 = 10_000_000
   /// The largest message its members accept, in bytes (the wire default, 16 MiB: a message
   /// longer than a frame travels as fragments). The service admits no more members than a
-  /// worst-case snapshot fits in (``SnapshotBudget``), so that every join and resume gets its
-  /// snapshot: 16,577 members with the default limits, more than ``SessionLimits/maxUsers``
+  /// worst-case snapshot fits in (``SessionTransport/SnapshotBudget``), so that every join and resume gets its
+  /// snapshot: 16,577 members with the default limits, more than ``SessionCore/SessionLimits/maxUsers``
   /// allows (1,000 by default; the SDK's largest sessions hold 5,000).
   public var maxMessageSize = WireProtocol.defaultMaxMessageSize
   /// The media router of each session: subscription limits, downlink estimate bounds,

@@ -42,15 +42,15 @@ extension SessionService: MediaHost {
   /// Every datagram must carry the right tag under a member's media key: a bind or a check
   /// reply under the key of the credential it names, anything else under the key of the
   /// member its endpoint is bound to. An authentic bind from a new address is answered with a
-  /// return-path check (``MediaDatagram/check(nonce:)``) sent there, and the address is bound
-  /// only when the check's nonce comes back from it (then ``MediaNotice/bound`` goes on the
+  /// return-path check (``SessionTransport/MediaDatagram/check(nonce:)``) sent there, and the address is bound
+  /// only when the check's nonce comes back from it (then ``SessionTransport/MediaNotice/bound`` goes on the
   /// member's connection); a ping from a bound endpoint is answered at once with a pong; a
   /// report from the endpoint bound to its subscriber moves that member's downlink estimate;
   /// a packet from a bound endpoint, for a stream of its member that the member may send now,
-  /// goes unchanged to the stream's subscribers in one ``MediaHostOutput/forward(_:to:)``.
+  /// goes unchanged to the stream's subscribers in one ``SessionTransport/MediaHostOutput/forward(_:to:)``.
   /// A bound endpoint from which nothing authentic came for
   /// ``ServiceConfiguration/mediaConsentTimeout`` is dropped, and its member told
-  /// (``MediaNotice/unbound(_:)``). Anything else is dropped and counted in
+  /// (``SessionTransport/MediaNotice/unbound(_:)``). Anything else is dropped and counted in
   /// ``mediaStatistics`` (`Docs/SessionService.md`, "Media plane").
   ///
   /// - Parameters:

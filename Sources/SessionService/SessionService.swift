@@ -2,7 +2,7 @@ import SessionCore
 import SessionTransport
 
 /// The authoritative session service: admission, rules, ordering, and the media plane (it is
-/// also the ``MediaHost`` of its sessions: `SessionService+Media.swift`). Sans-IO.
+/// also the ``SessionTransport/MediaHost`` of its sessions: `SessionService+Media.swift`). Sans-IO.
 ///
 /// Messages come in through ``receive(_:from:now:)``, connections open and close through
 /// ``connectionOpened(_:now:)`` and ``connectionClosed(_:now:)``, and time moves only through the
@@ -12,7 +12,7 @@ import SessionTransport
 ///
 /// Every accepted command becomes numbered events that every connected member of its session
 /// receives in one total order; the service applies them to its own state with the same
-/// reducer. Every refused command gets ``ServerMessage/commandFailed(_:_:)`` on its sender's
+/// reducer. Every refused command gets ``SessionTransport/ServerMessage/commandFailed(_:_:)`` on its sender's
 /// connection alone and changes nothing.
 ///
 /// > Important: Confined to one isolation domain (an event-loop thread, or the owner of an
@@ -63,12 +63,12 @@ public final class SessionService: SessionHost {
   var nextJoinOrder: UInt64 = 0
   var nextSessionNumber: UInt64 = 0
 
-  /// The most members a session admits: ``SessionLimits/maxUsers``, or fewer if a snapshot of
+  /// The most members a session admits: ``SessionCore/SessionLimits/maxUsers``, or fewer if a snapshot of
   /// that many members with the longest names could outgrow a frame.
   public let admissionLimit: Int
 
   /// Receives one record per noteworthy refusal or cleanup (label `"service"`), for logs and
-  /// tests; ``InMemoryLogHandler`` keeps them.
+  /// tests; ``SessionCore/InMemoryLogHandler`` keeps them.
   public var logHandler: LogHandler = { _ in }
 
   /// Creates a service.

@@ -5,7 +5,7 @@ extension VirtualNetwork {
   ///
   /// - Parameters:
   ///   - behavior: The behaviour; bad values are clamped when used (``LinkBehavior``).
-  ///   - peer: The peer's name (made on first use).
+  ///   - name: The peer's name (made on first use).
   ///   - direction: Which direction.
   public func setBehavior(_ behavior: LinkBehavior, peer name: String, direction: LinkDirection) {
     peer(name).lane(direction).behavior = behavior
@@ -14,7 +14,7 @@ extension VirtualNetwork {
   /// One direction of a peer's behaviour.
   ///
   /// - Parameters:
-  ///   - peer: The peer's name (made on first use).
+  ///   - name: The peer's name (made on first use).
   ///   - direction: Which direction.
   /// - Returns: The behaviour.
   public func behavior(peer name: String, direction: LinkDirection) -> LinkBehavior {
@@ -51,7 +51,7 @@ extension VirtualNetwork {
   /// until ``release(peer:direction:)`` or ``heal()``.
   ///
   /// - Parameters:
-  ///   - peer: The peer's name.
+  ///   - name: The peer's name.
   ///   - direction: Which direction.
   public func hold(peer name: String, direction: LinkDirection) {
     let peer = peer(name)
@@ -65,7 +65,7 @@ extension VirtualNetwork {
   /// Ends a hold; what it held goes on its way, in order (unless a partition still blocks it).
   ///
   /// - Parameters:
-  ///   - peer: The peer's name.
+  ///   - name: The peer's name.
   ///   - direction: Which direction.
   public func release(peer name: String, direction: LinkDirection) {
     let peer = peer(name)

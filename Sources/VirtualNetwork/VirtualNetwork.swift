@@ -71,7 +71,7 @@ struct ResolvedBroadcast {
 /// Every message, timer and scheduled action goes through one event queue ordered by
 /// (time, sequence), so equal seeds and inputs give equal runs. Time is virtual: ``now`` is
 /// microseconds since the run started, and moves only through ``step()``, ``run(until:)`` and
-/// ``runUntilIdle(limit:)``. The host's clock reads ``nowMilliseconds``. Each peer (a node with
+/// ``runUntilIdle(limit:countingDatagrams:)``. The host's clock reads ``nowMilliseconds``. Each peer (a node with
 /// an SDK instance) reaches the service through its own access link, whose two directions
 /// have a ``LinkBehavior`` each; messages of links travel a reliable, ordered channel (loss
 /// costs retransmission delay), datagrams a lossy one. See `Docs/VirtualNetwork.md`.

@@ -5,16 +5,16 @@ import SessionTransport
 ///
 /// Made by a ``LoopbackLinkFactory``. ``start(_:)`` connects and sends the hello; messages sent
 /// before the server acknowledged it wait, in order, and are written right after the
-/// acknowledgement. Frames from the server are decoded into ``LinkEvent/message(_:)``, in
+/// acknowledgement. Frames from the server are decoded into ``SessionTransport/LinkEvent/message(_:)``, in
 /// order. The link sends a heartbeat when it has sent nothing for
 /// ``LoopbackLinkConfiguration/heartbeatInterval`` and fails with
 /// `.failed("heartbeat timeout")` when it has heard nothing for
 /// ``LoopbackLinkConfiguration/heartbeatTimeout``.
 ///
-/// Closes reach the handler once, as ``LinkEvent/closed(_:)``: the server closing or resetting
-/// the connection is ``LinkCloseReason/closedByPeer`` (so is its `shuttingDown` goodbye); any
+/// Closes reach the handler once, as ``SessionTransport/LinkEvent/closed(_:)``: the server closing or resetting
+/// the connection is ``SessionTransport/LinkCloseReason/closedByPeer`` (so is its `shuttingDown` goodbye); any
 /// other goodbye, a frame that doesn't decode, a refused connection or a timeout is
-/// ``LinkCloseReason/failed(_:)`` with the reason. After ``close()`` the handler gets nothing
+/// ``SessionTransport/LinkCloseReason/failed(_:)`` with the reason. After ``close()`` the handler gets nothing
 /// more; closing twice is harmless. A closed link stays closed: for a new connection (a
 /// reconnect, a resume), ask the factory for a new link.
 ///

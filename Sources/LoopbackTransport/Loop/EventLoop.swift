@@ -11,7 +11,7 @@ import Synchronization
 /// A libuv event loop running on its own dedicated thread.
 ///
 /// The loop owns a heap-allocated `uv_loop_t` and a thread that runs it. Everything attached to
-/// the loop — ``TCPListener``, ``TCPConnection``, ``UVTimer`` — is loop-confined: create and use
+/// the loop — `TCPListener`, `TCPConnection`, ``UVTimer`` — is loop-confined: create and use
 /// it only on the loop thread, from work submitted with ``execute(_:)`` or from the callbacks
 /// those objects fire. Hand a loop-confined object to other threads only inside a ``LoopBound``.
 ///
@@ -161,7 +161,7 @@ public final class EventLoop: @unchecked Sendable {
   /// The loop's cached time in milliseconds (`uv_now`), updated at the start of every loop turn.
   ///
   /// The epoch is arbitrary; use it for differences, such as comparing
-  /// ``TCPConnection/lastReadTime`` with a heartbeat timeout (that time is read fresh, so it
+  /// `TCPConnection/lastReadTime` with a heartbeat timeout (that time is read fresh, so it
   /// can be a millisecond or so ahead of a later turn's `now`: subtract without wrapping).
   ///
   /// > Important: Loop thread only.

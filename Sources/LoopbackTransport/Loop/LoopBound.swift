@@ -1,6 +1,6 @@
 /// A loop-confined value that may be passed between threads but only read on its loop's thread.
 ///
-/// Use it to carry a ``TCPConnection`` or ``UVTimer`` through `@Sendable` closures, for example
+/// Use it to carry a `TCPConnection` or ``UVTimer`` through `@Sendable` closures, for example
 /// back into ``EventLoop/execute(_:)``:
 ///
 /// ```swift

@@ -5,7 +5,7 @@ import CLibUV
 /// `UVError` is a value: it is `Sendable` and can be created, stored and compared on any thread.
 /// Synchronous setup failures (binding a port that is taken, a malformed address) are thrown as
 /// `UVError`; network failures that happen later arrive as events instead, for example
-/// ``CloseReason/error(_:)``.
+/// `CloseReason/error(_:)`.
 public struct UVError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The libuv status code, for example `UV_EADDRINUSE` (always negative).
   public var code: Code

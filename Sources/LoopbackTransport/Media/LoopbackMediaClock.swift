@@ -6,12 +6,12 @@ import CLibUV
 /// The server stamps the datagrams it hands its media host with it, and the client media links
 /// their ticks and arrivals, so a packet's send time and its arrival time compare across loops.
 /// Its epoch is arbitrary (usually the boot): use differences.
-public enum LoopbackMediaClock {
+package enum LoopbackMediaClock {
   /// Microseconds now; any thread; never goes back.
   ///
   /// - Returns: The time in microseconds.
   @inline(__always)
-  public static func now() -> Int64 {
+  package static func now() -> Int64 {
     Int64(truncatingIfNeeded: uv_hrtime() / 1_000)
   }
 }

@@ -9,7 +9,7 @@ import SessionTransport
 /// any port other than the server's are dropped (``datagramsFromOthers``). Sends go to the
 /// kernel at once from the bytes given (`uv_udp_try_send`); one the kernel can't take is
 /// dropped and counted, as a full network queue would. Ticks and arrivals carry
-/// ``LoopbackMediaClock`` time, the same clock the server stamps with.
+/// `LoopbackMediaClock` time, the same clock the server stamps with.
 ///
 /// A link whose socket can't be made (the loop is shutting down) never delivers anything.
 ///
@@ -123,7 +123,7 @@ public final class LoopbackMediaLink: MediaLink {
   /// The socket's counters, once started (they stay readable after the close).
   ///
   /// > Important: Loop thread only.
-  public var socketStatistics: UDPSocketStatistics? { socket?.statistics }
+  package var socketStatistics: UDPSocketStatistics? { socket?.statistics }
 
   /// A tick of the loop's ticker.
   func tick(now: Int64) {

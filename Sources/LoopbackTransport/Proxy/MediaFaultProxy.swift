@@ -79,7 +79,7 @@ public final class MediaFaultProxy {
   /// - Parameter peer: The peer's name; not empty.
   /// - Returns: The socket's port (the peer's LoopbackMediaLinkFactory sends to it).
   /// - Throws: ``FaultProxyError/emptyPeerName``, ``FaultProxyError/shutDown``, or a
-  ///   ``UDPSocketError`` if the socket can't be bound.
+  ///   `UDPSocketError` if the socket can't be bound.
   public func listen(peer: String) throws -> UInt16 {
     loop.assertInEventLoop()
     guard !isShutDown else { throw FaultProxyError.shutDown }

@@ -79,9 +79,9 @@ package struct LogTokenBucket: Sendable, Hashable {
 /// (`sessionsim serve` puts its records through one), or any host's that names connections.
 ///
 /// A record is about a connection when its metadata says so (`connection`: `c7`, as
-/// ``LoopbackLogRecord/connection``), or its message starts with the connection's name and a
+/// `LoopbackLogRecord/connection`), or its message starts with the connection's name and a
 /// colon (`c7: resume of u3 refused`, as the service writes them). Each connection has a
-/// ``LogTokenBucket``; records about no connection pass unchanged. When a connection's lines
+/// `LogTokenBucket`; records about no connection pass unchanged. When a connection's lines
 /// flow again after some were held back, one line says how many first. Connections whose
 /// buckets are full and hold nothing back are forgotten once more than 1,024 are tracked, so
 /// the limiter's memory stays bounded.

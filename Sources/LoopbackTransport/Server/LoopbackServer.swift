@@ -16,16 +16,16 @@ import Synchronization
 ///
 /// **Threading.** The server owns an ``EventLoop`` thread. The host is made by `makeHost` on
 /// that thread and lives there: every `SessionHost` call (connections opening and closing,
-/// messages, ``SessionHost/tick(now:)``) happens on it, and so does every output. Reach the
+/// messages, ``SessionTransport/SessionHost/tick(now:)``) happens on it, and so does every output. Reach the
 /// host from elsewhere with ``withHost(_:)`` or ``executeWithHost(_:)``.
 ///
 /// **Connections.** Each connection must start with a hello (within
 /// ``LoopbackServerConfiguration/helloTimeout``); then the host learns of it
-/// (``SessionHost/connectionOpened(_:now:)``) and its messages flow. A connection that sends a
+/// (``SessionTransport/SessionHost/connectionOpened(_:now:)``) and its messages flow. A connection that sends a
 /// frame that doesn't decode, a wrong protocol version, a second hello, or nothing in time gets
 /// a goodbye naming the reason and is closed; the close is logged; nothing else is affected.
 /// Every close of a connection the host knows reaches it as
-/// ``SessionHost/connectionClosed(_:now:)``.
+/// ``SessionTransport/SessionHost/connectionClosed(_:now:)``.
 ///
 /// **Writes and slow consumers.** Outputs are encoded once per message (a broadcast too) and
 /// appended to each receiving connection's buffer; the loop writes each connection's buffer
@@ -35,13 +35,13 @@ import Synchronization
 /// others. Its member keeps its place for the service's reconnect grace.
 ///
 /// **Time.** The host's clock is a ``LoopWallClock`` (Unix milliseconds, advancing with the
-/// loop); ``SessionHost/tick(now:)`` runs every ``LoopbackServerConfiguration/tickInterval``.
+/// loop); ``SessionTransport/SessionHost/tick(now:)`` runs every ``LoopbackServerConfiguration/tickInterval``.
 ///
 /// **Media.** When the host is also a `MediaHost` (or one is given), the server opens a UDP
 /// socket on 127.0.0.1 (``mediaPort``) beside the listener, on the same loop. Each source port
 /// it hears from is an endpoint (at most ``LoopbackServerConfiguration/maxMediaEndpoints``;
 /// the oldest never sent to goes first when full); every datagram, whatever it holds, reaches
-/// the media host with ``LoopbackMediaClock`` time, and its outputs go to the kernel at once or
+/// the media host with `LoopbackMediaClock` time, and its outputs go to the kernel at once or
 /// are dropped (counted in ``LoopbackServerStatistics/media``).
 ///
 /// > Important: `Sendable`: ``port``, ``withHost(_:)``, ``executeWithHost(_:)`` and
@@ -147,7 +147,7 @@ public final class LoopbackServer<Host: SessionHost & SendableMetatype>: Sendabl
   /// last frames flushed (cutting any that don't within
   /// ``LoopbackServerConfiguration/drainTimeout``), then shuts the loop down.
   ///
-  /// The host sees ``SessionHost/connectionClosed(_:now:)`` for every connection it knew.
+  /// The host sees ``SessionTransport/SessionHost/connectionClosed(_:now:)`` for every connection it knew.
   /// Calling it again returns the first report.
   ///
   /// - Returns: What was closed, and whether the loop closed cleanly.

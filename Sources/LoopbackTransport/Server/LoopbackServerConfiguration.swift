@@ -49,7 +49,7 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   /// Default 30,000.
   public var admissionTimeout: UInt64
   /// The most bytes all connections together may hold for writing: the memory of their
-  /// buffers of frames not yet written to the kernel (``TCPConnection/heldWriteBytes``). When a send passes it, the
+  /// buffers of frames not yet written to the kernel (`TCPConnection/heldWriteBytes`). When a send passes it, the
   /// connections holding the most — the slowest readers — are cut, largest first, until the
   /// total is within it again: each drops its frames not yet begun, finishes the one the peer
   /// is reading, and ends with `goodbye(slowConsumer)`. Default 64 MiB.
@@ -65,10 +65,10 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
   /// How long a connection closed on purpose may take to flush its last frames (a goodbye)
   /// before it is cut. Bounds a peer that stopped reading. Default 1,000.
   public var drainTimeout: UInt64
-  /// How often the host's ``SessionHost/tick(now:)`` runs, and deadlines are checked.
+  /// How often the host's ``SessionTransport/SessionHost/tick(now:)`` runs, and deadlines are checked.
   /// Default 50.
   public var tickInterval: UInt64
-  /// The protocol versions accepted in a hello. Default ``WireProtocol/supportedVersions``.
+  /// The protocol versions accepted in a hello. Default ``SessionTransport/WireProtocol/supportedVersions``.
   public var supportedVersions: ClosedRange<UInt16>
   /// Whether consecutive event broadcasts of one loop turn to the same receivers are merged
   /// into one batch (one frame) before they are written. Receivers get the same events in the

@@ -159,7 +159,7 @@ struct ServerConnectionStateMachine {
     }
   }
 
-  /// The host asked to close the connection (``HostOutput/close(_:reason:)``): close after
+  /// The host asked to close the connection (``SessionTransport/HostOutput/close(_:reason:)``): close after
   /// flushing (the core sends a goodbye first when the reason has one).
   ///
   /// - Returns: Whether to close; `false` if the connection is not ready (already closing).
@@ -185,7 +185,7 @@ struct ServerConnectionStateMachine {
 
   /// The TCP connection closed, for whatever reason.
   ///
-  /// - Returns: Whether the host must be told (``SessionHost/connectionClosed(_:now:)``).
+  /// - Returns: Whether the host must be told (``SessionTransport/SessionHost/connectionClosed(_:now:)``).
   mutating func connectionClosed() -> Bool {
     let notify = hostKnows
     if case .closed = state { preconditionFailure("a server connection closed twice") }

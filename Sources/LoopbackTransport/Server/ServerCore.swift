@@ -670,7 +670,7 @@ extension ServerCore: Sendable {}
 ///
 /// > Important: A value owned by the server core; loop-confined with it.
 struct ResolvedFanOut {
-  /// The group resolved last (its id and version name its list: ``FanOutGroup``).
+  /// The group resolved last (its id and version name its list: ``SessionTransport/FanOutGroup``).
   private var group: FanOutGroup?
   /// The open connections among `ids`, in order. Unretained: an open connection is retained
   /// by its libuv handle, and the cache is invalidated whenever a connection closes, so every

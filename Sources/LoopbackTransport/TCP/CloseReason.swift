@@ -2,7 +2,7 @@
 ///
 /// A `Sendable` value, usable on any thread (for example in a log or an event for another
 /// thread).
-public enum CloseReason: Hashable, Sendable, CustomStringConvertible {
+package enum CloseReason: Hashable, Sendable, CustomStringConvertible {
   /// The peer closed or reset the connection (end of stream, `ECONNRESET` or `EPIPE`).
   case peerClosed
   /// A libuv call failed, for example connecting to a port nobody listens on.
@@ -25,7 +25,7 @@ public enum CloseReason: Hashable, Sendable, CustomStringConvertible {
   case local
 
   /// A short phrase for logs, for example `"frame too large"`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .peerClosed: "peer closed"
     case .error(let error): "error: \(error)"

@@ -1,10 +1,10 @@
-/// Limits and socket options for ``TCPConnection``s (and the connections a ``TCPListener``
+/// Limits and socket options for `TCPConnection`s (and the connections a `TCPListener`
 /// accepts).
 ///
 /// A value; `Sendable`.
 public struct TCPConfiguration: Hashable, Sendable {
   /// The largest payload a frame may carry, in bytes. A peer announcing a longer one is
-  /// disconnected with ``CloseReason/frameTooLarge``; ``TCPConnection/send(frame:)`` refuses a
+  /// disconnected with `CloseReason/frameTooLarge`; `TCPConnection/send(frame:)` refuses a
   /// longer one. Default 1 MiB.
   public var maxFrameSize: Int
   /// The largest message a link joins from `fragment` frames, in bytes: a server message longer
@@ -13,7 +13,7 @@ public struct TCPConfiguration: Hashable, Sendable {
   public var maxMessageSize: Int
   /// The most bytes that may wait to be written on one connection — frames queued this turn plus
   /// what libuv hasn't handed to the kernel yet. Sending beyond it closes the connection with
-  /// ``CloseReason/writeQueueOverflow``: a peer that stops reading is disconnected (a
+  /// `CloseReason/writeQueueOverflow`: a peer that stops reading is disconnected (a
   /// ``LoopbackServer`` sends it `goodbye(slowConsumer)` after the frames it has begun); it
   /// never blocks the loop or slows other connections. Default 4 MiB.
   public var maxQueuedWriteBytes: Int

@@ -5,14 +5,14 @@ extension TCPConnection {
   /// kernel's buffers and then into the peer's write queue.
   ///
   /// Frames already received in the current read are still delivered.
-  public func pauseReading() {
+  package func pauseReading() {
     loop.assertInEventLoop()
     isReadingPaused = true
     stopReading()
   }
 
   /// Resumes reading after ``pauseReading()``.
-  public func resumeReading() {
+  package func resumeReading() {
     loop.assertInEventLoop()
     isReadingPaused = false
     startReading()
@@ -74,7 +74,7 @@ extension TCPConnection {
 
   /// Payload bytes of an unfinished frame the connection holds (its header arrived, not all of
   /// its payload yet). Frames that arrive whole within one read are never held.
-  public var bufferedFrameBytes: Int {
+  package var bufferedFrameBytes: Int {
     loop.assertInEventLoop()
     return decoder.bufferedByteCount
   }

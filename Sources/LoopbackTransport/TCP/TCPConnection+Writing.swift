@@ -11,7 +11,7 @@ extension TCPConnection {
   ///   ``TCPConfiguration/maxQueuedWriteBytes`` (the connection then closes with
   ///   ``CloseReason/writeQueueOverflow``).
   @discardableResult
-  public func send(frame: UnsafeRawBufferPointer) -> Bool {
+  package func send(frame: UnsafeRawBufferPointer) -> Bool {
     send(frameLength: frame.count) { destination in
       guard let base = frame.baseAddress, let target = destination.baseAddress else { return }
       target.copyMemory(from: base, byteCount: frame.count)
@@ -23,7 +23,7 @@ extension TCPConnection {
   /// - Parameter frame: The payload bytes, for example `[UInt8]`, `ArraySlice<UInt8>` or `Data`.
   /// - Returns: Whether the frame was queued.
   @discardableResult
-  public func send<Bytes: Collection>(frame: Bytes) -> Bool where Bytes.Element == UInt8 {
+  package func send<Bytes: Collection>(frame: Bytes) -> Bool where Bytes.Element == UInt8 {
     let sent = frame.withContiguousStorageIfAvailable { storage in
       send(frame: UnsafeRawBufferPointer(storage))
     }
@@ -42,7 +42,7 @@ extension TCPConnection {
   ///     into the connection; it runs only if the frame is queued, before `send` returns.
   /// - Returns: Whether the frame was queued (see the `UnsafeRawBufferPointer` overload).
   @discardableResult
-  public func send(
+  package func send(
     frameLength: Int, encode: (UnsafeMutableRawBufferPointer) -> Void
   ) -> Bool {
     loop.assertInEventLoop()
@@ -199,7 +199,7 @@ extension TCPConnection {
   /// Bytes waiting to be written: frames queued this turn plus what libuv has not yet handed to
   /// the kernel. The connection closes when this would exceed
   /// ``TCPConfiguration/maxQueuedWriteBytes``.
-  public var queuedWriteBytes: Int {
+  package var queuedWriteBytes: Int {
     loop.assertInEventLoop()
     guard !isClosedState else { return 0 }
     let unwritten = isEstablished ? uv_stream_get_write_queue_size(uvStream(handle)) : 0

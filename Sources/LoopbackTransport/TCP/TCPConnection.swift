@@ -14,7 +14,7 @@ import CLibUV
 /// connection.send(frame: hello)  // queued; written once connected
 /// ```
 ///
-/// Writes: ``send(frame:)`` appends to an outgoing buffer; once per loop turn every connection
+/// Writes: `send(frame:)` appends to an outgoing buffer; once per loop turn every connection
 /// with queued frames issues one `uv_write` for all of them — once libuv has handed the last
 /// one to the kernel, so that at most one write is unfinished and the frames behind it stay
 /// the connection's own. If more than ``TCPConfiguration/maxQueuedWriteBytes`` would wait to be
@@ -27,24 +27,24 @@ import CLibUV
 /// ``CloseReason/frameTooLarge``.
 ///
 /// Closing: `onClose` fires exactly once, on the loop thread, in a later callback than the one
-/// that caused the close (never from inside ``close(reason:afterFlushing:)`` or ``send(frame:)``).
+/// that caused the close (never from inside ``close(reason:afterFlushing:)`` or `send(frame:)`).
 /// After it, the libuv handle is freed and no callback fires again. The connection drops its
 /// callbacks when it closes, so they may capture the connection strongly.
 ///
 /// > Important: Loop-confined: create and use it on its loop's thread only; all callbacks run
 /// > there. Not `Sendable`; carry it through other threads in a ``LoopBound``. The loop keeps the
 /// > connection alive until it closed, so dropping your reference doesn't close it.
-public final class TCPConnection {
+package final class TCPConnection {
   /// The loop the connection runs on.
-  public let loop: EventLoop
+  package let loop: EventLoop
   /// The limits the connection enforces.
-  public let configuration: TCPConfiguration
+  package let configuration: TCPConfiguration
 
   /// Delivers the connection's frames to `handler`, each payload as its own bytes, on the loop
   /// thread, in order; replaces any handler set before.
   ///
   /// - Parameter handler: Receives each frame's payload (without its length prefix).
-  public func setFrameHandler(_ handler: @escaping ([UInt8]) -> Void) {
+  package func setFrameHandler(_ handler: @escaping ([UInt8]) -> Void) {
     onFrame = { frame in handler(Array(frame)) }
   }
 
@@ -66,9 +66,9 @@ public final class TCPConnection {
   /// keep. Set it before the connection starts reading.
   @exclusivity(unchecked) package var onBytes: ((UnsafeRawBufferPointer) -> Void)?
   /// Fires once with the reason the connection closed; on the loop thread.
-  public var onClose: ((CloseReason) -> Void)?
+  package var onClose: ((CloseReason) -> Void)?
   /// Fires once when a client connection is established (never for accepted connections).
-  public var onConnect: (() -> Void)?
+  package var onConnect: (() -> Void)?
   /// Called, instead of closing at once with ``CloseReason/writeQueueOverflow``, when a send
   /// would pass ``TCPConfiguration/maxQueuedWriteBytes``: a server ends the stream with a
   /// goodbye (``replaceQueuedFrames(withFinalFrame:reason:)``). If the connection is still
@@ -97,7 +97,7 @@ public final class TCPConnection {
   /// layer above. Read fresh at each read, so a read late in a long loop turn is stamped with
   /// its own time rather than the turn's start, and may be a little ahead of a later turn's
   /// ``EventLoop/now``: subtract without wrapping.
-  @exclusivity(unchecked) public internal(set) var lastReadTime: UInt64
+  @exclusivity(unchecked) package internal(set) var lastReadTime: UInt64
 
   /// The libuv handle; valid until `state` is `.closed`.
   let handle: UnsafeMutablePointer<uv_tcp_t>
@@ -185,7 +185,7 @@ public final class TCPConnection {
   /// - Returns: The connection, connecting.
   /// - Throws: `UVError` if the address is malformed, libuv refuses at once, or the loop is
   ///   shutting down.
-  public static func connect(
+  package static func connect(
     loop: EventLoop,
     host: String = "127.0.0.1",
     port: UInt16,
@@ -214,28 +214,28 @@ public final class TCPConnection {
   }
 
   /// Whether the TCP connection is established and not closing.
-  public var isConnected: Bool {
+  package var isConnected: Bool {
     loop.assertInEventLoop()
     guard case .active = state else { return false }
     return isEstablished
   }
 
   /// Whether the connection is closing or closed: it neither sends nor delivers frames any more.
-  public var isClosed: Bool {
+  package var isClosed: Bool {
     loop.assertInEventLoop()
     if case .active = state { return false }
     return true
   }
 
   /// The local port, or `nil` if not connected.
-  public var localPort: UInt16? {
+  package var localPort: UInt16? {
     loop.assertInEventLoop()
     guard isEstablished, !isClosedState else { return nil }
     return socketPort { uv_tcp_getsockname(handle, $0, $1) }
   }
 
   /// The peer's port, or `nil` if not connected.
-  public var remotePort: UInt16? {
+  package var remotePort: UInt16? {
     loop.assertInEventLoop()
     guard isEstablished, !isClosedState else { return nil }
     return socketPort { uv_tcp_getpeername(handle, $0, $1) }
@@ -253,7 +253,7 @@ public final class TCPConnection {
   ///     and accepting frames, writes what is queued, then closes — for example to deliver an
   ///     error reply before hanging up. A peer that never reads keeps a draining connection
   ///     open; the layer above bounds that with its idle timer.
-  public func close(reason: CloseReason = .local, afterFlushing: Bool = false) {
+  package func close(reason: CloseReason = .local, afterFlushing: Bool = false) {
     loop.assertInEventLoop()
     switch state {
     case .closing, .closed:

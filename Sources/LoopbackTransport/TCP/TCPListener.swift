@@ -12,16 +12,16 @@ import CLibUV
 ///
 /// > Important: Loop-confined: create and use it on its loop's thread only; callbacks run there.
 /// > Not `Sendable`. The loop keeps the listener alive until ``close()`` (or shutdown) closed it.
-public final class TCPListener {
+package final class TCPListener {
   /// The loop the listener runs on.
-  public let loop: EventLoop
+  package let loop: EventLoop
   /// The configuration accepted connections get.
-  public let configuration: TCPConfiguration
+  package let configuration: TCPConfiguration
   /// The port the listener is bound to (the kernel's pick when created with port 0).
-  public let localPort: UInt16
+  package let localPort: UInt16
   /// Called when accepting a connection fails (for example, out of file descriptors); the
   /// listener keeps listening.
-  public var onError: ((UVError) -> Void)?
+  package var onError: ((UVError) -> Void)?
 
   private let handle: UnsafeMutablePointer<uv_tcp_t>
   private var onAccept: ((TCPConnection) -> Void)?
@@ -38,7 +38,7 @@ public final class TCPListener {
   ///   - onAccept: Called on the loop thread with each accepted connection. Set the connection's
   ///     callbacks here: it starts reading when `onAccept` returns.
   /// - Throws: `UVError` if the address is malformed or taken, or the loop is shutting down.
-  public init(
+  package init(
     loop: EventLoop,
     host: String = "127.0.0.1",
     port: UInt16 = 0,
@@ -84,14 +84,14 @@ public final class TCPListener {
   }
 
   /// Whether the listener still accepts connections.
-  public var isListening: Bool {
+  package var isListening: Bool {
     loop.assertInEventLoop()
     return !isClosed
   }
 
   /// Stops listening and releases the handle; connections already accepted stay open. Calling
   /// it again is harmless.
-  public func close() {
+  package func close() {
     loop.assertInEventLoop()
     guard !isClosed else { return }
     isClosed = true

@@ -1,7 +1,7 @@
-/// Socket options and limits for a ``UDPSocket``.
+/// Socket options and limits for a `UDPSocket`.
 ///
-/// A value; `Sendable`. Invalid values are not trapped on: ``UDPSocket/init(loop:port:configuration:)``
-/// refuses them with a ``UDPSocketError``.
+/// A value; `Sendable`. Invalid values are not trapped on: `UDPSocket/init(loop:port:configuration:)`
+/// refuses them with a `UDPSocketError`.
 public struct UDPConfiguration: Hashable, Sendable {
   /// The kernel receive buffer to ask for (`SO_RCVBUF`, through `uv_recv_buffer_size`), in
   /// bytes; `nil` keeps the system's default. Datagrams that arrive while it is full are
@@ -14,7 +14,7 @@ public struct UDPConfiguration: Hashable, Sendable {
   /// The most datagram bytes that may wait in the socket's own send queue: datagrams the
   /// kernel could not take at once (its send buffer was full), copied and handed to
   /// `uv_udp_send`. A send beyond the bound is dropped and counted in
-  /// ``UDPSocketStatistics/sendsDropped``, as a full network queue drops a packet: the queue
+  /// `UDPSocketStatistics/sendsDropped`, as a full network queue drops a packet: the queue
   /// never grows without bound and never blocks the loop. Default 1 MiB; at least 1.
   public var maxQueuedSendBytes: Int
 

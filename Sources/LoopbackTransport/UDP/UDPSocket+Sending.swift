@@ -17,7 +17,7 @@ extension UDPSocket {
   /// - Throws: ``UDPSocketError/datagramTooLarge(byteCount:limit:)``,
   ///   ``UDPSocketError/invalidPort`` or ``UDPSocketError/closed``; nothing was sent or counted.
   @discardableResult
-  public func send(_ bytes: [UInt8], to port: UInt16) throws(UDPSocketError) -> Bool {
+  package func send(_ bytes: [UInt8], to port: UInt16) throws(UDPSocketError) -> Bool {
     let outcome = bytes.withUnsafeBytes { buffer in
       Result { () throws(UDPSocketError) -> Bool in try send(lent: buffer, to: port) }
     }
@@ -112,7 +112,7 @@ extension UDPSocket {
   /// Payload bytes waiting in the send queue (each datagram counts at least one byte).
   ///
   /// > Important: Loop thread only.
-  public var queuedSendByteCount: Int {
+  package var queuedSendByteCount: Int {
     loop.assertInEventLoop()
     return queuedSendBytes
   }

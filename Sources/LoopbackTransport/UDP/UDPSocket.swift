@@ -39,22 +39,22 @@ import CLibUV
 /// > Important: Loop-confined: create and use it on its loop's thread only; the handler runs
 /// > there. Not `Sendable`; carry it through other threads in a ``LoopBound``. The loop keeps
 /// > the socket alive until it closed, so dropping your reference doesn't close it.
-public final class UDPSocket {
+package final class UDPSocket {
   /// The largest datagram payload one IPv4 UDP packet carries: 65,535 minus the 20-byte IP
   /// header and the 8-byte UDP header.
-  public static let maxDatagramSize = 65_507
+  package static let maxDatagramSize = 65_507
 
   /// The loop the socket runs on.
-  public let loop: EventLoop
+  package let loop: EventLoop
   /// The options and limits the socket was created with.
-  public let configuration: UDPConfiguration
+  package let configuration: UDPConfiguration
   /// The port the socket is bound to on 127.0.0.1 (the kernel's pick when created with port 0).
-  public let localPort: UInt16
+  package let localPort: UInt16
 
   /// Receives each datagram: the sender's port and a copy of the payload (possibly empty), on
   /// the loop thread, in the order the kernel delivered them. With no handler, datagrams are
-  /// read, counted and dropped. Ignored while ``onDatagram`` is set.
-  public var onReceive: ((_ from: UInt16, _ bytes: [UInt8]) -> Void)?
+  /// read, counted and dropped. Ignored while `onDatagram` is set.
+  package var onReceive: ((_ from: UInt16, _ bytes: [UInt8]) -> Void)?
 
   /// Receives each datagram lent rather than copied: the package's hot path (``onReceive`` is
   /// the public way). The buffer points into the loop's read buffer, which the next read
@@ -65,7 +65,7 @@ public final class UDPSocket {
   /// The socket's counters so far.
   ///
   /// > Important: Loop thread only.
-  public var statistics: UDPSocketStatistics {
+  package var statistics: UDPSocketStatistics {
     loop.assertInEventLoop()
     return counters
   }
@@ -105,7 +105,7 @@ public final class UDPSocket {
   ///   `1...Int32.max` or a queue bound below 1 (checked before anything is created);
   ///   ``UDPSocketError/system(_:)`` if the port is taken, libuv refuses, or the loop is
   ///   shutting down.
-  public init(
+  package init(
     loop: EventLoop, port: UInt16 = 0, configuration: UDPConfiguration = UDPConfiguration()
   ) throws(UDPSocketError) {
     if let size = configuration.receiveBufferSize {
@@ -171,7 +171,7 @@ public final class UDPSocket {
   }
 
   /// Whether the socket is closing or closed: it neither sends nor delivers datagrams any more.
-  public var isClosed: Bool {
+  package var isClosed: Bool {
     loop.assertInEventLoop()
     if case .open = state { return false }
     return true
@@ -179,7 +179,7 @@ public final class UDPSocket {
 
   /// Stops reading, drops the handlers, cancels queued sends and releases the handle. Calling
   /// it again is harmless. Sends after it throw ``UDPSocketError/closed``.
-  public func close() {
+  package func close() {
     loop.assertInEventLoop()
     guard case .open = state else { return }
     state = .closing
@@ -193,7 +193,7 @@ public final class UDPSocket {
   /// what was asked for), or `nil` once closed or if the kernel won't say.
   ///
   /// > Important: Loop thread only.
-  public var receiveBufferSize: Int? {
+  package var receiveBufferSize: Int? {
     loop.assertInEventLoop()
     return readBufferSize(uv_recv_buffer_size)
   }
@@ -202,7 +202,7 @@ public final class UDPSocket {
   /// if the kernel won't say.
   ///
   /// > Important: Loop thread only.
-  public var sendBufferSize: Int? {
+  package var sendBufferSize: Int? {
     loop.assertInEventLoop()
     return readBufferSize(uv_send_buffer_size)
   }
@@ -213,7 +213,7 @@ public final class UDPSocket {
   /// - Throws: ``UDPSocketError/invalidBufferSize(option:value:)`` for a size out of range,
   ///   ``UDPSocketError/closed`` once closed, ``UDPSocketError/system(_:)`` if the kernel
   ///   refuses. Nothing changes when it throws.
-  public func setReceiveBufferSize(_ bytes: Int) throws(UDPSocketError) {
+  package func setReceiveBufferSize(_ bytes: Int) throws(UDPSocketError) {
     try setOption(bytes, "SO_RCVBUF", uv_recv_buffer_size, "uv_recv_buffer_size")
   }
 
@@ -221,7 +221,7 @@ public final class UDPSocket {
   ///
   /// - Parameter bytes: The size in bytes, in `1...Int32.max`.
   /// - Throws: As ``setReceiveBufferSize(_:)``.
-  public func setSendBufferSize(_ bytes: Int) throws(UDPSocketError) {
+  package func setSendBufferSize(_ bytes: Int) throws(UDPSocketError) {
     try setOption(bytes, "SO_SNDBUF", uv_send_buffer_size, "uv_send_buffer_size")
   }
 

@@ -3,7 +3,7 @@
 /// What the network does to datagrams (loss, a full kernel buffer, nobody listening on the
 /// port) is not an error: UDP is lossy, and those show up in ``UDPSocketStatistics`` instead.
 /// A value; `Sendable`.
-public enum UDPSocketError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum UDPSocketError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A datagram longer than ``UDPSocket/maxDatagramSize`` (65,507 bytes, what fits in one IPv4
   /// UDP packet); nothing was sent.
   case datagramTooLarge(byteCount: Int, limit: Int)
@@ -17,7 +17,7 @@ public enum UDPSocketError: Error, Hashable, Sendable, CustomStringConvertible {
   case system(UVError)
 
   /// One line for logs and test failures.
-  public var description: String {
+  package var description: String {
     switch self {
     case .datagramTooLarge(let count, let limit):
       "datagram too large: \(count) bytes, at most \(limit) fit in one UDP packet"

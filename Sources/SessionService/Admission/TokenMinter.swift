@@ -1,7 +1,7 @@
 /// Mints HS256 session tokens, as the Zoom samples' `Scripts/JWTGenerator.swift` does.
 ///
 /// For simulations and tests: real apps mint tokens on a backend, never with the secret on the
-/// device. ``mint(sessionName:role:issuedAt:expiresIn:userKey:sessionKey:version:)`` writes the
+/// device. ``mint(sessionName:role:issuedAt:expiresIn:userKey:sessionKey:version:tokenID:)`` writes the
 /// header `{"alg":"HS256","typ":"JWT"}` and the claims `app_key`, `tpc`, `role_type`, `version`,
 /// `iat`, `exp` (plus `user_key` and `session_key` when given).
 /// ``mintRaw(headerJSON:payloadJSON:)`` signs any text at all, to build malformed tokens.

@@ -8,7 +8,7 @@ import SessionCore
 /// > Important: A plain `Sendable` value.
 public struct TokenRejection: Error, Sendable, Hashable, CustomStringConvertible {
   /// The SDK error code the joiner sees, for example
-  /// ``VideoSDKError/joinSessionInvalidSessionToken``.
+  /// ``SessionCore/VideoSDKError/joinSessionInvalidSessionToken``.
   public var code: VideoSDKError
   /// What was wrong, in words; never contains the secret or the expected signature.
   public var reason: String

@@ -60,7 +60,7 @@ public struct MediaPlaneStatistics: Sendable, Hashable {
   public var packetsForwarded: UInt64 = 0
   /// Their bytes (whole datagrams).
   public var bytesForwarded: UInt64 = 0
-  /// Binds accepted (each answered with ``MediaNotice/bound``).
+  /// Binds accepted (each answered with ``SessionTransport/MediaNotice/bound``).
   public var bindsAccepted: UInt64 = 0
   /// Pongs sent.
   public var pongsSent: UInt64 = 0
@@ -70,15 +70,15 @@ public struct MediaPlaneStatistics: Sendable, Hashable {
   public var consentsExpired: UInt64 = 0
   /// Reports applied to a downlink estimate.
   public var reportsApplied: UInt64 = 0
-  /// ``MediaNotice/keyFrameRequested(_:)`` notices sent to publishers.
+  /// ``SessionTransport/MediaNotice/keyFrameRequested(_:)`` notices sent to publishers.
   public var keyFrameRequests: UInt64 = 0
-  /// ``MediaNotice/downlinkEstimate(_:)`` notices sent.
+  /// ``SessionTransport/MediaNotice/downlinkEstimate(_:)`` notices sent.
   public var estimateNotices: UInt64 = 0
   /// Dropped datagrams, by reason.
   public var dropped = Drops()
   /// Malformed datagrams by decoding refusal.
   public var malformedReasons: [MediaDecodingError.Reason: UInt64] = [:]
-  /// Subscriptions refused (each answered with ``MediaNotice/subscribeRefused(publisher:kind:reason:)``).
+  /// Subscriptions refused (each answered with ``SessionTransport/MediaNotice/subscribeRefused(publisher:kind:reason:)``).
   public var subscribeRefusals: UInt64 = 0
   /// Media requests ignored: from a connection in no session, announcing or withdrawing
   /// another user's stream, announcing video while the camera is off or a share while not

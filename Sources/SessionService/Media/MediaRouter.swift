@@ -16,7 +16,7 @@ import SessionTransport
 ///   then the rest split evenly among video subscriptions whose publisher has announced
 ///   layers), else the lowest announced layer. Layers change only at a key frame.
 /// - Audio needs no subscription: each member gets the loudest ``Configuration/loudestSpeakers``
-///   talkers other than themself (``AudioRanking``).
+///   talkers other than themself (`AudioRanking`).
 /// - Bad input (a non-member, an unannounced stream, a layer out of range, a loss that is not a
 ///   fraction) is refused or counted in ``totals`` and changes nothing else.
 ///
@@ -24,7 +24,7 @@ import SessionTransport
 /// > from there only.
 public struct MediaRouter: Sendable {
   /// Video layers a publisher may announce: `0..<maxVideoLayers`, the wire's
-  /// ``StreamID/maxLayers`` (3). Share and audio have layer 0.
+  /// ``SessionTransport/StreamID/maxLayers`` (3). Share and audio have layer 0.
   public static let maxVideoLayers = Int(StreamID.maxLayers)
 
   /// A publisher's announced layer.

@@ -22,7 +22,7 @@ struct SessionMedia {
     var shareSending = false
     /// Whether the member has a live share, paused or not (it may announce the share).
     var shareActive = false
-    /// The estimate last sent in ``MediaNotice/downlinkEstimate(_:)``, bits per second.
+    /// The estimate last sent in ``SessionTransport/MediaNotice/downlinkEstimate(_:)``, bits per second.
     var estimateSent: Double?
 
     /// Whether the member may send a packet of `kind` now.

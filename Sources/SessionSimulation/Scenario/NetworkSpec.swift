@@ -27,7 +27,7 @@ public struct NetworkSpec: Sendable, Hashable, Codable {
 
   /// The link of one direction: `both`, with that direction's fields over it.
   ///
-  /// - Parameter uplink: Peer → service when true.
+  /// - Parameter isUplink: Peer → service when true.
   /// - Returns: The merged link; empty (ideal) when nothing is stated.
   public func link(uplink isUplink: Bool) -> LinkSpec {
     let base = both ?? LinkSpec()

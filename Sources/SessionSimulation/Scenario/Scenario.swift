@@ -40,9 +40,19 @@ public struct Scenario: Sendable, Hashable, Codable {
   ///
   /// - Parameters:
   ///   - name: The scenario's name.
+  ///   - description: What the scenario is for, in a sentence.
+  ///   - seed: The seed runs use unless told another; `nil` for the run's default.
   ///   - duration: How long the scripted part runs.
   ///   - session: The session.
+  ///   - service: The service's timeouts; `nil` for its defaults.
+  ///   - network: The network every peer starts with; `nil` for an ideal one.
   ///   - peers: The peers.
+  ///   - actions: Scripted SDK operations at times.
+  ///   - behaviours: Random behaviour by rates.
+  ///   - faults: Faults at times.
+  ///   - randomFaults: Faults as random processes.
+  ///   - swarm: Swarm ranges for `--swarm`; `nil` for none.
+  ///   - expect: What must hold.
   public init(
     name: String, description: String? = nil, seed: UInt64? = nil, duration: SimDuration,
     session: SessionSpec, service: ServiceSpec? = nil, network: NetworkSpec? = nil,

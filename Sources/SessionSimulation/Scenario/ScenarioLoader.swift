@@ -67,7 +67,7 @@ public enum ScenarioLoader {
   /// - Parameters:
   ///   - scenario: The scenario.
   ///   - seed: The seed the service's secrets are derived from
-  ///     (``SessionService/ServiceSecrets/derived(seed:)``), so a run issues the same secrets
+  ///     (`ServiceSecrets.derived(seed:)`), so a run issues the same secrets
   ///     every time.
   /// - Returns: The configuration.
   public static func serviceConfiguration(for scenario: Scenario, seed: UInt64)

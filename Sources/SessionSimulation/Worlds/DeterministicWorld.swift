@@ -3,7 +3,7 @@ import SessionService
 import SessionTransport
 import VirtualNetwork
 
-/// The deterministic mode: the service and every SDK instance on one ``VirtualNetwork``, in
+/// The deterministic mode: the service and every SDK instance on one ``VirtualNetwork/VirtualNetwork``, in
 /// the caller's thread, on a virtual clock that moves only when the run moves it. The same
 /// scenario and seed give the same trace, byte for byte.
 ///

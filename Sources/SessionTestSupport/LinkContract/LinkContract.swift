@@ -110,7 +110,7 @@ public struct LinkContract: Sendable, CustomStringConvertible, CustomTestStringC
   /// Mints tokens a service made with ``serviceConfiguration`` accepts.
   public static let minter = TokenMinter(appKey: appKey, secret: secret)
   /// The service configuration the cases assume: ``appKey``'s credentials, and the defaults
-  /// otherwise (a heartbeat timeout of 15 s, which ``heartbeatsKeepALinkOpenAsTimePasses``
+  /// otherwise (a heartbeat timeout of 15 s, which `heartbeatsKeepALinkOpenAsTimePasses`
   /// needs to be longer than 5 s).
   public static var serviceConfiguration: ServiceConfiguration {
     ServiceConfiguration(credentials: [appKey: secret])

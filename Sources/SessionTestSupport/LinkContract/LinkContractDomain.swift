@@ -33,7 +33,7 @@ public final class LinkEventLog: Sendable {
   /// Whether the owner closed the link (through ``LinkContractDomain/close(_:)``).
   public var isClosedByOwner: Bool { state.withLock { $0.closedByOwner } }
 
-  /// Whether the link is closed: by its owner, or with a delivered ``LinkEvent/closed(_:)``.
+  /// Whether the link is closed: by its owner, or with a delivered ``SessionTransport/LinkEvent/closed(_:)``.
   public var isClosed: Bool {
     state.withLock { state in
       state.closedByOwner
@@ -161,7 +161,7 @@ public final class LinkContractDomain {
   }
 
   /// The links that neither side has closed, as far as this domain knows: not closed through
-  /// ``close(_:)`` and with no ``LinkEvent/closed(_:)`` delivered.
+  /// ``close(_:)`` and with no ``SessionTransport/LinkEvent/closed(_:)`` delivered.
   public var openLinks: [LinkID] {
     entries.indices.filter { !entries[$0].log.isClosed }.map { LinkID(index: $0) }
   }

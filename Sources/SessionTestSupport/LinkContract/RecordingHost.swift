@@ -57,7 +57,7 @@ public final class HostRecord: Sendable {
   }
 }
 
-/// A ``SessionService/SessionService`` that records every call its transport makes, then
+/// A `SessionService` that records every call its transport makes, then
 /// forwards it: the host of a ``LinkContractWorld``.
 ///
 /// > Important: Not `Sendable`. Confined to the host's isolation domain, like the service it

@@ -5,7 +5,7 @@ import SessionSDK
 /// applied, as a ``SessionCore/Trace``, and the callbacks it fired, each placed after the event
 /// it followed.
 ///
-/// Replay it with ``replay(_:into:)-(SessionRecording,_)`` into a delegate (which then gets
+/// Replay it with `replay(_:into:)` into a delegate (which then gets
 /// exactly ``callbacks``) or into a store (which then reaches the same state).
 ///
 /// > Important: A `Sendable` value; use it anywhere.

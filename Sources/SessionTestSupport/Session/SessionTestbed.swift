@@ -5,7 +5,7 @@ import SessionService
 import SessionTransport
 import Testing
 
-/// A real ``SessionService/SessionService`` behind an ``SessionTransport/InProcessNetwork``,
+/// A real `SessionService` behind an ``InProcessTransport/InProcessNetwork``,
 /// with a clock, a token minter and the SDK instances that joined through it: everything an
 /// end-to-end test of SDK flows needs, in one process and deterministic.
 ///
@@ -43,7 +43,7 @@ public final class SessionTestbed {
   public let minter = TokenMinter(appKey: SessionTestbed.appKey, secret: SessionTestbed.secret)
   /// The session members join unless told otherwise.
   public let sessionName: String
-  /// Every instance made by ``makeSDK(limits:)`` or ``join(_:role:sessionName:configure:)``,
+  /// Every instance made by `makeSDK(limits:)` or ``join(_:role:sessionName:configure:)``,
   /// in order.
   public private(set) var members: [VideoSDK] = []
   private let clock = Clock()
@@ -118,7 +118,7 @@ public final class SessionTestbed {
   // MARK: Members
 
   /// Parameters that initialize an instance on this network and clock, for code that calls
-  /// ``SessionSDK/VideoSDK/initialize(_:)`` itself (a ported app, say).
+  /// `SessionSDK/VideoSDK/initialize(_:)` itself (a ported app, say).
   public func initParams(
     domain: String = "zoom.us", limits: SessionLimits = SessionLimits()
   ) -> InitParams {
@@ -161,7 +161,7 @@ public final class SessionTestbed {
   }
 
   /// Checks that every member in the session agrees with the service; see
-  /// ``assertConverged(_:with:session:requireEveryParticipant:sourceLocation:)``.
+  /// `assertConverged(_:with:session:requireEveryParticipant:sourceLocation:)`.
   public func assertConverged(
     session name: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
   ) {

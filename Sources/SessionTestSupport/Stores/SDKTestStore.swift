@@ -27,13 +27,13 @@ import Testing
 /// - ``perform(_:returns:assert:sourceLocation:)`` runs the call, lets the network settle, and
 ///   compares the replica with the asserted state plus the closure's changes. Everything the
 ///   call caused up to then counts as described; its callbacks still have to be received.
-/// - ``receive(_:assert:sourceLocation:)`` takes the next callbacks, in order. When they came
+/// - `receive(_:assert:sourceLocation:)` takes the next callbacks, in order. When they came
 ///   from events the test has not described yet (another member's call, a network delivery),
 ///   the closure describes the change those events made, up to the last of them.
 /// - ``assert(_:sourceLocation:)`` describes changes that no callback announces (annotation
 ///   start and stop, for instance).
 /// - With ``exhaustivity`` ``Exhaustivity/on``, performing while callbacks or undescribed
-///   changes are waiting fails, and so does ``finish()`` (also run when the store ends).
+///   changes are waiting fails, and so does `finish()` (also run when the store ends).
 ///
 /// The store listens through ``SessionSDK/VideoSDK/callbackObserver`` (keeping an observer
 /// already there) and a store observer, so the instance's delegate is left alone.

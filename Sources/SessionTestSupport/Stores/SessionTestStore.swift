@@ -21,8 +21,8 @@ import Testing
 ///   afterwards must equal the state before with the closure's changes; no closure means no
 ///   change. A rejected event fails (use ``send(_:rejectedWith:sourceLocation:)`` to expect one).
 /// - The callbacks ``SessionSDK/CallbackMapping`` derives from the event wait to be received,
-///   in order, with ``receive(_:sourceLocation:)``. Sending while some wait fails, and so does
-///   ``finish()`` (or the store's end) with callbacks left.
+///   in order, with `receive(_:sourceLocation:)`. Sending while some wait fails, and so does
+///   `finish()` (or the store's end) with callbacks left.
 /// - Invariants (``SessionCore/SessionState/checkInvariants()``) are checked after every event.
 ///
 /// With ``Exhaustivity/off``, the closure is checked only on the fields it sets, `receive`

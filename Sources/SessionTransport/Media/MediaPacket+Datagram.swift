@@ -14,7 +14,7 @@ extension MediaPacket {
   /// The packet's datagram: the 34-byte header, then ``payloadBytes`` zero bytes.
   ///
   /// A packet that breaks a rule (see ``ruleBroken``) still encodes, to a datagram that
-  /// ``decode(_:)`` refuses; a sender checks ``ruleBroken`` first if its packets can be
+  /// `decode(_:)` refuses; a sender checks ``ruleBroken`` first if its packets can be
   /// wrong.
   ///
   /// - Returns: The datagram, ``datagramSize`` bytes.

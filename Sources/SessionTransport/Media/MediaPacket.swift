@@ -2,7 +2,7 @@
 /// frame, and the frame's properties. The payload is only a length: on the wire it is that
 /// many zero bytes, so a datagram has the size a real one would.
 ///
-/// Encode with ``encode()`` and decode with ``decode(_:)``; the format is
+/// Encode with ``encode()`` and decode with `decode(_:)`; the format is
 /// `Docs/WireProtocol.md`, "Media datagrams".
 ///
 /// > Important: A value; `Sendable`.
@@ -71,7 +71,7 @@ public struct MediaPacket: Sendable, Hashable {
   /// The size of the packet's datagram: the header and the payload.
   public var datagramSize: Int { Self.headerSize + Int(payloadBytes) }
 
-  /// The refusal ``decode(_:)`` would give the packet's datagram, or `nil`
+  /// The refusal `decode(_:)` would give the packet's datagram, or `nil`
   /// when the packet keeps every rule (a layer allowed for its kind, an audio level up to 127,
   /// at least one packet per frame, a payload up to ``maxPayloadBytes``).
   public var ruleBroken: MediaDecodingError? {

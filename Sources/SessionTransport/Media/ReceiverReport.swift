@@ -72,7 +72,7 @@ public struct ReceiverReport: Sendable, Hashable {
   /// The report's datagram, ``datagramSize`` bytes.
   ///
   /// A report whose stream has a layer its kind does not allow still encodes, to a datagram
-  /// that ``decode(_:)`` refuses.
+  /// that `decode(_:)` refuses.
   ///
   /// - Returns: The datagram.
   public func encode() -> [UInt8] {

@@ -29,7 +29,7 @@ public enum ServerMessage: Sendable, Hashable, Codable {
   case passwordRequired(wrong: Bool)
   /// Session events in the service's total order.
   case events(EventBatch)
-  /// A private event for this member only (for example ``SessionEvent/hostAskedUnmute(by:)``).
+  /// A private event for this member only (for example ``SessionCore/SessionEvent/hostAskedUnmute(by:)``).
   case notice(SessionEvent)
   /// The service refused a command; nothing changed.
   case commandFailed(CommandID, VideoSDKError)

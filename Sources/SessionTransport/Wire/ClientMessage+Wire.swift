@@ -52,7 +52,7 @@ extension ResumeRequest: WireEncodable, WireDecodable {
 
 extension ClientMessage: WireMessage {
   /// Appends the payload: the type byte, then the body.
-  public func encode(to writer: inout WireWriter) {
+  package func encode(to writer: inout WireWriter) {
     switch self {
     case .join(let request):
       writer.byte(WireMessageType.join)
@@ -78,7 +78,7 @@ extension ClientMessage: WireMessage {
 
 extension WireClientFrame: WireMessage, WireDecodable {
   /// Appends the payload: the type byte, then the body.
-  public func encode(to writer: inout WireWriter) {
+  package func encode(to writer: inout WireWriter) {
     switch self {
     case .hello(let hello): hello.encode(to: &writer)
     case .goodbye(let goodbye):

@@ -69,7 +69,7 @@ extension EventBatch: WireEncodable, WireDecodable {
 extension ServerMessage: WireMessage {
   /// Enough for a batch of small events, so the common case encodes in one pass.
   /// A guess at the payload's size, for the encoder's first pass.
-  public var wireSizeEstimate: Int {
+  package var wireSizeEstimate: Int {
     switch self {
     case .events(let batch): 16 + 8 * batch.events.count
     case .joined(let snapshot, _): 64 + 48 * snapshot.participants.count
@@ -78,7 +78,7 @@ extension ServerMessage: WireMessage {
   }
 
   /// Appends the payload: the type byte, then the body.
-  public func encode(to writer: inout WireWriter) {
+  package func encode(to writer: inout WireWriter) {
     switch self {
     case .joined(let snapshot, let resumeToken):
       writer.byte(WireMessageType.joined)
@@ -114,7 +114,7 @@ extension ServerMessage: WireMessage {
 
 extension WireServerFrame: WireMessage, WireDecodable {
   /// A guess at the payload's size, for the encoder's first pass.
-  public var wireSizeEstimate: Int {
+  package var wireSizeEstimate: Int {
     switch self {
     case .message(let message): message.wireSizeEstimate
     default: 64
@@ -122,7 +122,7 @@ extension WireServerFrame: WireMessage, WireDecodable {
   }
 
   /// Appends the payload: the type byte, then the body.
-  public func encode(to writer: inout WireWriter) {
+  package func encode(to writer: inout WireWriter) {
     switch self {
     case .helloAck(let ack): ack.encode(to: &writer)
     case .goodbye(let goodbye):

@@ -7,7 +7,7 @@
 ///
 /// - Complexity: O(size of the encoding). No Foundation, no existentials; the only allocations
 ///   are the buffer's growth (none if its capacity suffices) and sorting a share's annotator set.
-public enum WireEncoder {
+package enum WireEncoder {
   // MARK: Messages
 
   /// The payload of a message.
@@ -15,14 +15,14 @@ public enum WireEncoder {
   /// - Parameter message: A ``ServerMessage``, ``WireServerFrame``, ``ClientMessage`` or
   ///   ``WireClientFrame``: any ``WireMessage``.
   /// - Returns: Its type byte and body.
-  public static func payload(_ message: some WireMessage) -> [UInt8] { makePayload(message) }
+  package static func payload(_ message: some WireMessage) -> [UInt8] { makePayload(message) }
 
   /// Appends the payload of a message (no length prefix) to `buffer`.
   ///
   /// - Parameters:
   ///   - message: The message.
   ///   - buffer: Where to append.
-  public static func appendPayload(_ message: some WireMessage, to buffer: inout [UInt8]) {
+  package static func appendPayload(_ message: some WireMessage, to buffer: inout [UInt8]) {
     appendBody(message, to: &buffer)
   }
 
@@ -36,7 +36,7 @@ public enum WireEncoder {
   /// - Returns: The payload's length in bytes (the frame is 4 bytes longer).
   /// - Throws: ``WireError/Code/frameTooLarge`` if the payload would exceed `maxFrameSize`.
   @discardableResult
-  public static func appendFrame(
+  package static func appendFrame(
     _ message: some WireMessage, to buffer: inout [UInt8],
     maxFrameSize: Int = WireProtocol.defaultMaxFrameSize
   ) throws(WireError) -> Int {
@@ -80,7 +80,7 @@ public enum WireEncoder {
   /// - Parameters:
   ///   - length: The payload's length; at most `UInt32.max`.
   ///   - buffer: Where to append.
-  public static func appendFrameHeader(length: Int, to buffer: inout [UInt8]) {
+  package static func appendFrameHeader(length: Int, to buffer: inout [UInt8]) {
     precondition(length >= 0 && UInt64(length) <= UInt64(UInt32.max), "frame length out of range")
     let value = UInt32(length)
     buffer.append(UInt8(truncatingIfNeeded: value >> 24))

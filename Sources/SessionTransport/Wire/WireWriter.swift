@@ -11,7 +11,7 @@ import SessionCore
 /// only ``WireEncoder`` makes one.
 ///
 /// > Important: Valid only inside the `withUnsafeMutableBufferPointer` call that made it.
-public struct WireWriter {
+package struct WireWriter {
   /// The start of the reserved memory.
   private let base: UnsafeMutablePointer<UInt8>
   /// The index one past the last reserved byte.
@@ -154,7 +154,7 @@ extension WireEncodable {
 ///
 /// The package's messages: ``ServerMessage`` and ``WireServerFrame`` (server to client),
 /// ``ClientMessage`` and ``WireClientFrame`` (client to server).
-public protocol WireMessage {
+package protocol WireMessage {
   /// A guess at the payload's size in bytes; the encoder reserves this much first.
   var wireSizeEstimate: Int { get }
   /// Appends the payload: the type byte, then the body.
@@ -165,5 +165,5 @@ public protocol WireMessage {
 
 extension WireMessage {
   /// Enough for most messages: 64 bytes.
-  public var wireSizeEstimate: Int { 64 }
+  package var wireSizeEstimate: Int { 64 }
 }
