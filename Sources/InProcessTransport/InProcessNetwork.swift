@@ -65,6 +65,8 @@ public final class InProcessNetwork: SessionLinkFactory {
   }
 
   /// A new link; it connects when started.
+  ///
+  /// - Returns: An unstarted ``InProcessLink`` with the next connection number (1, 2, 3 …).
   public func makeLink() -> any SessionLink {
     nextConnection += 1
     let link = InProcessLink(network: self, connection: ConnectionID(nextConnection))
@@ -163,6 +165,9 @@ public final class InProcessNetwork: SessionLinkFactory {
 
   /// Drops a member's connection as if its network failed: the member sees
   /// ``SessionTransport/LinkCloseReason/failed(_:)`` and the host a close.
+  ///
+  /// - Parameter link: The member's link; one that is not an open link of this network is left
+  ///   alone.
   public func sever(_ link: any SessionLink) {
     guard let link = link as? InProcessLink, links[link.connection] != nil else { return }
     enqueue(.clientClosed(link.connection))
@@ -222,6 +227,10 @@ public final class InProcessLink: LookaheadLink {
   }
 
   /// Connects and starts delivering to `handler`.
+  ///
+  /// - Parameter handler: Called with each message from the host, then with
+  ///   ``SessionTransport/LinkEvent/closed(_:)`` if the host or ``InProcessNetwork/sever(_:)``
+  ///   ends the link; a second start is ignored.
   public func start(_ handler: @escaping (LinkEvent) -> Void) {
     guard !started else { return }
     started = true
@@ -230,6 +239,9 @@ public final class InProcessLink: LookaheadLink {
   }
 
   /// Sends a message to the host.
+  ///
+  /// - Parameter message: The message for the host; dropped when the link is not started or is
+  ///   closed.
   public func send(_ message: ClientMessage) {
     guard started, !closed else { return }
     network.clientSend(message, on: connection)

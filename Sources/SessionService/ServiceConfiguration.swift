@@ -49,6 +49,18 @@ public struct ServiceConfiguration: Sendable {
   public var media = MediaRouter.Configuration()
 
   /// Creates a configuration.
+  ///
+  /// - Parameters:
+  ///   - credentials: SDK key → SDK secret pairs whose tokens the service accepts.
+  ///   - limits: Limits on names, users, chat; the SDK's defaults by default.
+  ///   - defaultIdleTimeout: How long a session with a single user lives on, in milliseconds;
+  ///     negative for forever. Default 40 minutes.
+  ///   - heartbeatTimeout: How long a connection may stay silent before it is closed as dead, in
+  ///     milliseconds. Default 15 s.
+  ///   - reconnectGrace: How long a member whose connection dropped keeps their place, in
+  ///     milliseconds. Default 10 s; 0 removes them at once.
+  ///   - secrets: Where session ids, resume tokens, media credentials and nonces come from; the
+  ///     system's CSPRNG by default.
   public init(
     credentials: [String: String],
     limits: SessionLimits = SessionLimits(),

@@ -92,11 +92,18 @@ public final class SessionService: SessionHost {
   // MARK: SessionHost
 
   /// Sets where outputs go.
+  ///
+  /// - Parameter output: Takes every message, broadcast and close the service asks for; it
+  ///   replaces the closure attached before.
   public func attach(output: @escaping (HostOutput) -> Void) {
     self.output = output
   }
 
   /// Registers a new connection. An id still open is first treated as closed.
+  ///
+  /// - Parameters:
+  ///   - connection: The transport's id for the connection; one still open is closed first.
+  ///   - now: The current time, in milliseconds; the connection counts as heard from then.
   public func connectionOpened(_ connection: ConnectionID, now: Int64) {
     if connections[connection] != nil {
       log(.warning, "\(connection): opened again while open; closing the old one first")
@@ -106,6 +113,11 @@ public final class SessionService: SessionHost {
   }
 
   /// Handles one message from a connection.
+  ///
+  /// - Parameters:
+  ///   - message: The decoded message; dropped when the connection is unknown or being closed.
+  ///   - connection: The connection it arrived on.
+  ///   - now: The arrival time, in milliseconds; the connection counts as heard from then.
   public func receive(_ message: ClientMessage, from connection: ConnectionID, now: Int64) {
     guard connections[connection] != nil else {
       log(.warning, "\(connection): message on unknown connection dropped")
@@ -136,6 +148,10 @@ public final class SessionService: SessionHost {
   }
 
   /// Handles a closed connection: a member keeps their place for the reconnect grace period.
+  ///
+  /// - Parameters:
+  ///   - connection: The connection that closed; an unknown one is ignored.
+  ///   - now: The current time, in milliseconds; a member's reconnect grace starts then.
   public func connectionClosed(_ connection: ConnectionID, now: Int64) {
     guard let closed = connections.removeValue(forKey: connection) else { return }
     guard case .member(let key, let user) = closed.stage, let session = sessions[key] else {
@@ -156,6 +172,10 @@ public final class SessionService: SessionHost {
   ///
   /// Whatever is due is handled in a fixed order (connections by id, sessions by key, members
   /// by join order), so that equal inputs give equal outputs on every run.
+  ///
+  /// - Parameter now: The current time, in milliseconds: connections silent for
+  ///   ``ServiceConfiguration/heartbeatTimeout`` by then are closed, members whose grace ran out
+  ///   are removed, and idle sessions end.
   public func tick(now: Int64) {
     let silent = connections.filter { now - $0.value.lastHeard >= configuration.heartbeatTimeout }
     for connection in silent.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -188,6 +208,10 @@ public final class SessionService: SessionHost {
   // MARK: Inspection
 
   /// The authoritative state of the session with this name (case-insensitive), if it is live.
+  ///
+  /// - Parameter name: The session name, in any case.
+  /// - Returns: The state the service applies the session's events to; `nil` when no live session
+  ///   has that name.
   public func state(ofSession name: String) -> SessionState? {
     sessions[name.lowercased()]?.state
   }
@@ -203,6 +227,10 @@ public final class SessionService: SessionHost {
   }
 
   /// The number of the last event of the named session.
+  ///
+  /// - Parameter name: The session name, in any case.
+  /// - Returns: The sequence number of the session's last event; `nil` when no live session has
+  ///   that name.
   public func lastSequence(ofSession name: String) -> UInt64? {
     sessions[name.lowercased()]?.sequence
   }

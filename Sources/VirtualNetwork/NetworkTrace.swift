@@ -176,6 +176,7 @@ public struct VirtualNetworkStatistics: Sendable, Hashable {
   /// - Parameters:
   ///   - peer: The peer's name.
   ///   - direction: The direction.
+  /// - Returns: The peer's counters in that direction; all zero when the peer has none.
   public subscript(peer peer: String, direction direction: LinkDirection) -> LinkCounters {
     peers[peer]?[direction] ?? LinkCounters()
   }

@@ -77,6 +77,36 @@ struct PublicAPITests {
     #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
   }
 
+  /// Every public function, initializer, subscript and operator documents its parameters, and
+  /// every one that returns a value documents what it returns.
+  @Test(arguments: modules)
+  func everyPublicFunctionDocumentsItsParametersAndResult(module: String) throws {
+    let callable: Set<String> = [
+      "swift.method", "swift.func", "swift.init", "swift.type.method", "swift.subscript",
+      "swift.type.subscript", "swift.func.op",
+    ]
+    var missing: [String] = []
+    for symbol in try Self.symbols(of: module) {
+      let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String ?? ""
+      guard callable.contains(kind) else { continue }
+      let signature = symbol["functionSignature"] as? [String: Any] ?? [:]
+      let parameters = signature["parameters"] as? [[String: Any]] ?? []
+      let result = (signature["returns"] as? [[String: Any]] ?? [])
+        .compactMap { $0["spelling"] as? String }.joined()
+      let lines = (symbol["docComment"] as? [String: Any])?["lines"] as? [[String: Any]] ?? []
+      let doc = lines.compactMap { $0["text"] as? String }.joined(separator: "\n")
+      let path = (symbol["pathComponents"] as? [String] ?? []).joined(separator: ".")
+      if !parameters.isEmpty, !doc.contains(/-\s+Parameters?\b/) {
+        missing.append("\(path): no parameter docs")
+      }
+      let returnsValue = !["", "()", "Void", "Self"].contains(result) && kind != "swift.init"
+      if returnsValue, !doc.contains(/-\s+Returns?:/) {
+        missing.append("\(path): no Returns")
+      }
+    }
+    #expect(missing.isEmpty, "\(missing.joined(separator: "\n"))")
+  }
+
   /// The module's public and SPI symbols, one sorted line each: kind, path, declaration.
   static func symbolLines(of module: String) throws -> [String] {
     try lines(of: symbols(of: module))

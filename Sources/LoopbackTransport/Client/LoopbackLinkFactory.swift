@@ -57,11 +57,16 @@ public final class LoopbackLinkFactory: SessionLinkFactory {
   }
 
   /// A new, unstarted link to the server; it connects when started.
+  ///
+  /// - Returns: A fresh ``LoopbackClientLink`` to the current ``host`` and ``port``.
   public func makeLink() -> any SessionLink {
     makeLoopbackLink()
   }
 
   /// A new, unstarted link to the server, as its concrete type.
+  ///
+  /// - Returns: A fresh link to the current ``host`` and ``port``, sharing the factory's
+  ///   configuration, buffer and heartbeat timer.
   public func makeLoopbackLink() -> LoopbackClientLink {
     loop.assertInEventLoop()
     return LoopbackClientLink(context: context, host: host, port: port)

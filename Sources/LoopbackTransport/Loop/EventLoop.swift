@@ -148,12 +148,20 @@ public final class EventLoop: @unchecked Sendable {
   /// Traps in debug builds unless the caller is on the loop thread.
   ///
   /// Loop-confined types call this at their entry points.
+  ///
+  /// - Parameters:
+  ///   - file: The file the trap reports; the caller's by default.
+  ///   - line: The line the trap reports; the caller's by default.
   @inline(__always)
   public func assertInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
     assert(inEventLoop, "not on the thread of EventLoop \(name)", file: file, line: line)
   }
 
   /// Traps unless the caller is on the loop thread, in every build configuration.
+  ///
+  /// - Parameters:
+  ///   - file: The file the trap reports; the caller's by default.
+  ///   - line: The line the trap reports; the caller's by default.
   public func preconditionInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
     precondition(inEventLoop, "not on the thread of EventLoop \(name)", file: file, line: line)
   }

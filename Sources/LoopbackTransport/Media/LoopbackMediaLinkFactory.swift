@@ -40,11 +40,16 @@ public final class LoopbackMediaLinkFactory: MediaLinkFactory {
   }
 
   /// A new, unstarted media link to the port.
+  ///
+  /// - Returns: A fresh ``LoopbackMediaLink`` to the current ``port``, ticking every
+  ///   ``tickInterval`` milliseconds.
   public func makeMediaLink() -> any MediaLink {
     makeLoopbackMediaLink()
   }
 
   /// A new, unstarted media link, as its concrete type.
+  ///
+  /// - Returns: A fresh link to the current ``port``, ticking every ``tickInterval`` milliseconds.
   public func makeLoopbackMediaLink() -> LoopbackMediaLink {
     loop.assertInEventLoop()
     return LoopbackMediaLink(loop: loop, serverPort: port, tickInterval: tickInterval)

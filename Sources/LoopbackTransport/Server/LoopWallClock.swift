@@ -30,6 +30,8 @@ public struct LoopWallClock: Sendable {
 
   /// Unix milliseconds at the start of the current loop turn.
   ///
+  /// - Returns: The wall-clock time the clock was made at plus the loop's time since, in Unix
+  ///   milliseconds.
   /// > Important: Loop thread only.
   public func now() -> Int64 {
     offset + Int64(loop.now)

@@ -136,6 +136,7 @@ public final class LoopbackServer<Host: SessionHost & SendableMetatype>: Sendabl
 
   /// The server's counters: connections, frames, bytes and writes so far.
   ///
+  /// - Returns: A copy of the counters as the loop held them when it answered.
   /// - Throws: ``EventLoopError/shutDown`` after ``shutdown()``.
   /// > Important: Blocks until the loop answered; don't call it on an event loop thread.
   public func statistics() throws -> LoopbackServerStatistics {

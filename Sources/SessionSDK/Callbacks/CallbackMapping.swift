@@ -85,6 +85,16 @@ public enum CallbackMapping {
 
     /// Replaces the box with a changed copy; a box with nothing in it is dropped, so equal
     /// contexts have equal boxes.
+    /// The context of an event whose callbacks read nothing from before it (see the SDK's
+    /// event plans): built with no collection, so that it costs nothing to make or drop.
+    package static var plain: Context { Context(phaseBefore: .inSession, myself: nil, rare: nil) }
+
+    private init(phaseBefore: SessionPhase, myself: UserID?, rare: Rare?) {
+      self.phaseBefore = phaseBefore
+      self.myself = myself
+      self.rare = rare
+    }
+
     private mutating func update(_ change: (inout Rare.Values) -> Void) {
       var values = rare?.values ?? Rare.Values()
       change(&values)
@@ -220,60 +230,6 @@ public enum CallbackMapping {
     forEachCallback(for: event, context: context, oneUser: &oneUser) { output.append($0) }
   }
 
-  /// `onUserVideoStatusChanged`, then `onUserAudioStatusChanged`, for the users who arrive with
-  /// their camera on or their audio connected (the join context's `localVideoOn` and
-  /// `audioOption.connect`), as the SDK fires them after the join.
-  private static func forEachMediaStart(
-    of users: some Collection<Participant>, _ body: (VideoSDKCallback) -> Void
-  ) {
-    let video = users.filter(\.isVideoOn).map(\.id)
-    if !video.isEmpty { body(.onUserVideoStatusChanged(video)) }
-    let audio = users.filter { $0.audio.type != .none }.map(\.id)
-    if !audio.isEmpty { body(.onUserAudioStatusChanged(audio)) }
-  }
-
-  /// The callbacks of the commonest events, which name one user and fire only one-user list
-  /// callbacks: a video or audio change (one callback) and one user joining (`onUserJoin`,
-  /// then the video and audio starts of ``forEachMediaStart(of:_:)``). They need no context.
-  ///
-  /// The one description of those events' callbacks: ``forEachCallback(for:context:oneUser:_:)``
-  /// fires them from it, and the SDK's engine delivers from it directly, all of one joiner's
-  /// callbacks in one pass (a join storm fans a join out to every member).
-  ///
-  /// > Important: A value made and used in one isolation domain.
-  struct OneUserCallbacks {
-    /// The user every callback names.
-    var user: UserID
-    /// Whether `onUserJoin([user])` fires (first).
-    var join = false
-    /// Whether `onUserVideoStatusChanged([user])` fires (after the join's).
-    var video = false
-    /// Whether `onUserAudioStatusChanged([user])` fires (last).
-    var audio = false
-
-    /// The callbacks of `event`, or `nil` for an event that is not one of these.
-    @inline(__always)
-    init?(_ event: SessionEvent) {
-      switch event {
-      case .videoStatusChanged(let user, _):
-        self.user = user
-        video = true
-      case .audioStatusChanged(let user, _, _):
-        self.user = user
-        audio = true
-      case .usersJoined(let users) where users.count == 1:
-        // A camera and microphone the join context turned on start after the join, as for
-        // several joiners (`forEachMediaStart(of:_:)`).
-        user = users[0].id
-        join = true
-        video = users[0].isVideoOn
-        audio = users[0].audio.type != .none
-      default:
-        return nil
-      }
-    }
-  }
-
   /// Calls `body` with each callback an applied event fires, in order; see
   /// ``callbacks(for:context:)``. The SDK delivers through it with no buffer in between.
   ///
@@ -291,11 +247,14 @@ public enum CallbackMapping {
       if oneUser.count == 1 { oneUser[0] = user } else { oneUser = [user] }
       return oneUser
     }
-    if let one = OneUserCallbacks(event) {
-      if one.join { body(.onUserJoin(list(one.user))) }
-      if one.video { body(.onUserVideoStatusChanged(list(one.user))) }
-      if one.audio { body(.onUserAudioStatusChanged(list(one.user))) }
-      return
+    /// `onUserVideoStatusChanged`, then `onUserAudioStatusChanged`, for the users who arrive
+    /// with their camera on or their audio connected (the join context's `localVideoOn` and
+    /// `audioOption.connect`), as the SDK fires them after the join.
+    func mediaStarts(of users: some Collection<Participant>) {
+      let video = users.filter(\.isVideoOn).map(\.id)
+      if !video.isEmpty { body(.onUserVideoStatusChanged(video)) }
+      let audio = users.filter { $0.audio.type != .none }.map(\.id)
+      if !audio.isEmpty { body(.onUserAudioStatusChanged(audio)) }
     }
     switch event {
     case .initialized, .cleanedUp, .joinRequested, .leaveRequested:
@@ -323,7 +282,7 @@ public enum CallbackMapping {
       // SDK reports them.
       // The joiner is the newest member: found from the end, in one step as a rule.
       if let me = listed.last(where: { $0.id == snapshot.myself }) {
-        forEachMediaStart(of: CollectionOfOne(me), body)
+        mediaStarts(of: CollectionOfOne(me))
       }
 
     case .joinFailed(let error):
@@ -336,10 +295,17 @@ public enum CallbackMapping {
       body(.onSessionLeave(reason))
       body(.onSessionLeaveLegacy)
 
+    case .usersJoined(let users) where users.count == 1:
+      // One joiner (a join storm fans each out to every member): the one-user list, reused,
+      // and the joiner's fields read in place.
+      let id = users[0].id
+      body(.onUserJoin(list(id)))
+      if users[0].isVideoOn { body(.onUserVideoStatusChanged(list(id))) }
+      if users[0].audio.type != .none { body(.onUserAudioStatusChanged(list(id))) }
+
     case .usersJoined(let users):
-      // One joiner is a `OneUserCallbacks` event.
       body(.onUserJoin(users.map(\.id)))
-      forEachMediaStart(of: users, body)
+      mediaStarts(of: users)
 
     case .usersLeft(let ids):
       for share in context.endedShares {
@@ -350,8 +316,11 @@ public enum CallbackMapping {
       }
       body(.onUserLeave(ids))
 
-    case .videoStatusChanged, .audioStatusChanged:
-      break  // `OneUserCallbacks` events, fired above.
+    case .videoStatusChanged(let user, _):
+      body(.onUserVideoStatusChanged(list(user)))
+
+    case .audioStatusChanged(let user, _, _):
+      body(.onUserAudioStatusChanged(list(user)))
 
     case .activeSpeakersChanged(let speakers):
       body(.onUserActiveAudioChanged(speakers))

@@ -21,11 +21,7 @@ extension SDKEngine {
     switch consume plan {
     case .plain:
       guard reduce(event) else { return false }
-      if let callbacks = CallbackMapping.OneUserCallbacks(event) {
-        deliver(callbacks)
-      } else {
-        fireCallbacks(for: event, context: CallbackMapping.Context())
-      }
+      fireCallbacks(for: event, context: .plain)
       return true
     case .bookkept(let bookkeeping):
       return apply(event, with: bookkeeping)
@@ -156,7 +152,7 @@ extension SDKEngine {
       for id in ids {
         forgetHandle(of: id)
         subscriptions.removeAll(of: id)
-        media?.forget(id)
+        mediaPlane.session?.forget(id)
       }
     case .endSession(let ending):
       // A join the app started from one of the callbacks (a retry from `onError`, a rejoin

@@ -100,40 +100,6 @@ extension SDKEngine {
     }
   }
 
-  /// Delivers the callbacks of one of the commonest events (a video or audio change, one user
-  /// joining) as ``deliver(_:view:)`` delivers each, in the mapping's order, in one pass: one
-  /// id list for all of them, and none of the bookkeeping that no such callback needs.
-  ///
-  /// The observer and the delegate are read again for each callback (a callback may replace
-  /// or let go of either before the next), and the handle is looked up again, as one by one.
-  @inline(__always)
-  func deliver(_ callbacks: CallbackMapping.OneUserCallbacks) {
-    deliver(callbacks, ids: &oneUserIDs)
-  }
-
-  /// `deliver(_:)` with the list the callback values carry (see `CallbackMapping`), rewritten
-  /// in place once the last one was let go. Passed `inout`, so that the list reaches the
-  /// observer with no reference counting: a stored property read for each call out would be
-  /// retained around it (a callback could reassign it), and nothing reaches it while the
-  /// callbacks run (calls into the SDK from them are queued).
-  @inline(__always)
-  private func deliver(_ callbacks: CallbackMapping.OneUserCallbacks, ids: inout [UserID]) {
-    let id = callbacks.user
-    if ids.count == 1 { ids[0] = id } else { ids = [id] }
-    if callbacks.join {
-      callbackObserver?(.onUserJoin(ids))
-      delegate?.onUserJoin(userHelper, users: userList(id))
-    }
-    if callbacks.video {
-      callbackObserver?(.onUserVideoStatusChanged(ids))
-      delegate?.onUserVideoStatusChanged(videoHelper, user: userList(id))
-    }
-    if callbacks.audio {
-      callbackObserver?(.onUserAudioStatusChanged(ids))
-      delegate?.onUserAudioStatusChanged(audioHelper, user: userList(id))
-    }
-  }
-
   /// The handle for a user id: the session's cached one, or a detached one outside a session.
   private func user(_ id: UserID) -> User {
     guard let session = currentSession else { return User(id: id, session: nil) }

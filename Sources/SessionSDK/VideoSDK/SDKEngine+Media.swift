@@ -10,11 +10,11 @@ extension SDKEngine {
   func startMedia(me: UserID) {
     stopMedia()
     guard let configuration, let factory = configuration.media else { return }
-    media = MediaSession(me: me, settings: configuration.mediaSettings)
+    mediaPlane.session = MediaSession(me: me, settings: configuration.mediaSettings)
     let link = factory.makeMediaLink()
-    mediaLink = link
+    mediaPlane.link = link
     mediaLinkForRelease.withLock { $0 = MediaLinkBox(link: link) }
-    let generation = mediaGeneration
+    let generation = mediaPlane.generation
     // As the signalling link's, the handler holds the engine strongly; closing the link
     // (`stopMedia`, or the facade's `deinit`) breaks the cycle.
     link.start { event in self.receiveMedia(event, generation: generation) }
@@ -23,15 +23,15 @@ extension SDKEngine {
 
   /// Ends the media plane: the sources stop, the link closes, the session's figures are kept.
   func stopMedia() {
-    mediaGeneration &+= 1
-    if let media {
-      retiredMediaDiagnostics = retiredMediaDiagnostics + media.diagnostics
-      retiredMediaFigures = media.figures()
+    mediaPlane.generation &+= 1
+    if let media = mediaPlane.session {
+      mediaPlane.retiredDiagnostics = mediaPlane.retiredDiagnostics + media.diagnostics
+      mediaPlane.retiredFigures = media.figures()
     }
-    media = nil
-    mediaAuthenticator = nil
-    guard let link = mediaLink else { return }
-    mediaLink = nil
+    mediaPlane.session = nil
+    mediaPlane.authenticator = nil
+    guard let link = mediaPlane.link else { return }
+    mediaPlane.link = nil
     mediaLinkForRelease.withLock { $0 = nil }
     link.close()
   }
@@ -41,11 +41,11 @@ extension SDKEngine {
   /// Runs before the snapshot applies, so that subscriptions its callbacks make go out after
   /// it.
   func mediaResynced(snapshot: SessionSnapshot) {
-    guard media != nil else { return }
-    media?.resendSignalling()
+    guard mediaPlane.session != nil else { return }
+    mediaPlane.session?.resendSignalling()
     let present = Set(snapshot.participants.map(\.id))
-    for user in media?.subscribedUsers ?? [] where !present.contains(user) {
-      media?.forget(user)
+    for user in mediaPlane.session?.subscribedUsers ?? [] where !present.contains(user) {
+      mediaPlane.session?.forget(user)
       subscriptions.removeAll(of: user)
     }
     flushMediaSignalling()
@@ -62,16 +62,16 @@ extension SDKEngine {
 
   /// A tick or a datagram of the current media link.
   func handleMedia(_ event: MediaLinkEvent) {
-    guard media != nil else { return }
+    guard mediaPlane.session != nil else { return }
     switch event {
     case .tick(let now):
       var out = takeMediaOutput()
       let state = store.state
-      let me = media?.me
+      let me = mediaPlane.session?.me
       let previews = LocalMedia(
         video: me.map { subscriptions.hasLiveViews(StreamKey(user: $0, kind: .video)) } ?? false,
         share: me.map { subscriptions.hasLiveViews(StreamKey(user: $0, kind: .share)) } ?? false)
-      media?.tick(
+      mediaPlane.session?.tick(
         now: now, local: localMedia(in: state), canSignal: canSignalMedia, previews: previews,
         isPublishing: { Self.isPublishing($0, $1, in: state) }, into: &out)
       performMedia(&out)
@@ -89,14 +89,14 @@ extension SDKEngine {
       MediaDatagram.body(ofSealed: sealed).flatMap { try? MediaDatagram.decode($0) }
     }
     guard let datagram = decoded else {
-      media?.diagnostics.malformedDatagrams += 1
+      mediaPlane.session?.diagnostics.malformedDatagrams += 1
       return
     }
     switch datagram {
     case .packet(let packet):
       // Presence without reading `state`: no copy of the state, no observation, per packet.
       let store = self.store
-      let received = media?.receive(
+      let received = mediaPlane.session?.receive(
         packet, at: time, isPresent: { store.participantAddress($0) != nil })
       if case .frame(let frame)? = received { deliver(frame) }
     default:
@@ -107,7 +107,7 @@ extension SDKEngine {
   /// Sends what the media session asked for, in order: datagrams, signalling, commands,
   /// callbacks, then the local preview frames.
   func performMedia(_ out: inout MediaOutput) {
-    if let mediaLink {
+    if let mediaLink = mediaPlane.link {
       for datagram in out.datagrams {
         if let bytes = encode(datagram) { mediaLink.send(bytes) }
       }
@@ -123,22 +123,22 @@ extension SDKEngine {
     }
     for frame in out.previews { deliver(frame) }
     out.clear()
-    mediaOutput = out
+    mediaPlane.output = out
   }
 
   /// The reusable output buffer, taken so that a call into the SDK from a callback it causes
   /// gets its own.
   func takeMediaOutput() -> MediaOutput {
     var out = MediaOutput()
-    swap(&out, &mediaOutput)
+    swap(&out, &mediaPlane.output)
     return out
   }
 
   /// Sends the subscriptions and announcements that changed, at once (not at the next tick).
   func flushMediaSignalling() {
-    guard media != nil, canSignalMedia else { return }
+    guard mediaPlane.session != nil, canSignalMedia else { return }
     var out = takeMediaOutput()
-    media?.signal(into: &out)
+    mediaPlane.session?.signal(into: &out)
     performMedia(&out)
   }
 
@@ -190,9 +190,9 @@ extension SDKEngine {
 
   /// Tells the media session what the views of `key` want now, and sends what changed.
   func syncMediaSubscription(_ key: StreamKey) {
-    guard let me = media?.me, key.user != me else { return }
+    guard let me = mediaPlane.session?.me, key.user != me else { return }
     let lines = subscriptions.maxLines(for: key)
-    if let change = media?.setSubscription(key, maxLines: lines) {
+    if let change = mediaPlane.session?.setSubscription(key, maxLines: lines) {
       deliver(
         .onUserNetworkStatusChanged(change.type, change.level, user: change.user), view: nil)
     }
@@ -204,7 +204,7 @@ extension SDKEngine {
     publisher: UserID, kind: MediaKind, reason: MediaRefusalReason
   ) {
     let key = StreamKey(user: publisher, kind: kind)
-    guard media?.subscriptionRefused(key) == true else { return }
+    guard mediaPlane.session?.subscriptionRefused(key) == true else { return }
     let views = subscriptions.removeAll(of: key)
     log(.info, "subscription to \(publisher)'s \(kind) refused: \(reason)")
     let failure: SubscribeFailReason =
@@ -223,7 +223,7 @@ extension SDKEngine {
   /// What a user's stream of `kind` does: the local user's send figures, a remote user's
   /// receive figures; zero with no media plane.
   func statistics(of user: UserID, kind: MediaKind) -> QOSStatistics {
-    guard let media else {
+    guard let media = mediaPlane.session else {
       let me = store.state.myselfID
       return QOSStatistics(
         direction: user == me ? .send : .receive, statisticsType: DataType(kind))
@@ -234,17 +234,17 @@ extension SDKEngine {
 
   /// The session's figures for `kind`; zero with no media plane.
   func sessionStatistics(_ kind: MediaKind) -> SessionStatisticInfo {
-    media?.sessionStatistics(kind) ?? SessionStatisticInfo()
+    mediaPlane.session?.sessionStatistics(kind) ?? SessionStatisticInfo()
   }
 
   /// The media diagnostics of every session so far.
   var mediaDiagnostics: MediaDiagnostics {
-    retiredMediaDiagnostics + (media?.diagnostics ?? MediaDiagnostics())
+    mediaPlane.retiredDiagnostics + (mediaPlane.session?.diagnostics ?? MediaDiagnostics())
   }
 
   /// The current session's media figures, or the last session's.
   var mediaFigures: MediaFigures {
-    media?.figures() ?? retiredMediaFigures
+    mediaPlane.session?.figures() ?? mediaPlane.retiredFigures
   }
 
   // MARK: Talking
@@ -252,10 +252,10 @@ extension SDKEngine {
   /// `simulateTalking`: with a media plane it sets the talking model's state, which reports
   /// itself; without, it reports at once.
   func simulateTalking(_ talking: Bool) -> VideoSDKError {
-    guard media != nil else { return perform(.reportTalking(talking)) }
+    guard mediaPlane.session != nil else { return perform(.reportTalking(talking)) }
     guard configuration != nil else { return .uninitialize }
     guard link != nil, store.state.myselfID != nil else { return .notInSession }
-    media?.setTalking(talking)
+    mediaPlane.session?.setTalking(talking)
     return .success
   }
 }

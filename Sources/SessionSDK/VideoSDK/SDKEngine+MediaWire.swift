@@ -5,7 +5,7 @@ extension SDKEngine {
   /// The bytes of a datagram the media session wants sent, tagged under the media key; `nil`
   /// before the service sent the credential (nothing goes out before then).
   func encode(_ datagram: OutgoingDatagram) -> [UInt8]? {
-    guard let mediaAuthenticator else { return nil }
+    guard let mediaAuthenticator = mediaPlane.authenticator else { return nil }
     var bytes: [UInt8]
     switch datagram {
     case .packet(let packet):
@@ -38,49 +38,49 @@ extension SDKEngine {
   func receiveControl(_ datagram: MediaDatagram, sealed bytes: [UInt8], at time: Int64) {
     switch datagram {
     case .pong, .check:
-      guard mediaAuthenticator?.isAuthentic(bytes) == true else {
-        media?.diagnostics.unauthenticatedDatagrams += 1
+      guard mediaPlane.authenticator?.isAuthentic(bytes) == true else {
+        mediaPlane.session?.diagnostics.unauthenticatedDatagrams += 1
         return
       }
       if case .pong(let sendTime) = datagram {
-        media?.pong(sendTime: sendTime, at: time)
+        mediaPlane.session?.pong(sendTime: sendTime, at: time)
       } else if case .check(let nonce) = datagram,
-        let reply = media?.checkReply(nonce: nonce), let bytes = encode(reply)
+        let reply = mediaPlane.session?.checkReply(nonce: nonce), let bytes = encode(reply)
       {
-        mediaLink?.send(bytes)
+        mediaPlane.link?.send(bytes)
       }
     case .packet, .report, .bind, .ping, .checkReply:
-      media?.diagnostics.unexpectedDatagrams += 1
+      mediaPlane.session?.diagnostics.unexpectedDatagrams += 1
     }
   }
 
   /// A media notice from the service.
   func handleMediaNotice(_ notice: MediaNotice) {
-    if case .credential = notice, media == nil {
+    if case .credential = notice, mediaPlane.session == nil {
       // Every joined is followed by one; an instance without a media plane has no use for it.
       return
     }
-    guard media != nil else {
+    guard mediaPlane.session != nil else {
       ignoreMedia("media notice with no media plane")
       return
     }
     switch notice {
     case .bound:
-      media?.bound()
+      mediaPlane.session?.bound()
     case .subscribeRefused(let publisher, let kind, let reason):
       mediaSubscriptionRefused(publisher: publisher, kind: kind, reason: reason)
     case .keyFrameRequested(let stream):
-      media?.keyFrameRequested(stream)
+      mediaPlane.session?.keyFrameRequested(stream)
     case .downlinkEstimate(let bitrate):
-      media?.setDownlinkEstimate(bitrate)
+      mediaPlane.session?.setDownlinkEstimate(bitrate)
     case .credential(let credential):
-      if media?.credential?.key != credential.key {
-        mediaAuthenticator = MediaAuthenticator(key: credential.key)
+      if mediaPlane.session?.credential?.key != credential.key {
+        mediaPlane.authenticator = MediaAuthenticator(key: credential.key)
       }
-      media?.setCredential(credential)
+      mediaPlane.session?.setCredential(credential)
     case .unbound(let reason):
       log(.notice, "media endpoint unbound (\(reason)); binding again")
-      media?.unbound()
+      mediaPlane.session?.unbound()
     }
   }
 

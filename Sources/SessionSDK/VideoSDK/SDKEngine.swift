@@ -127,20 +127,9 @@ final class SDKEngine: LinkLookahead {
   // The media plane (`SDKEngine+Media.swift`): the session's media state, its link, and the
   // output buffer each media input reuses.
 
-  /// The current session's media plane, while there is one.
-  @exclusivity(unchecked) var media: MediaSession?
-  /// The current media link, with `media`.
-  @exclusivity(unchecked) var mediaLink: (any MediaLink)?
-  /// The tags of the media datagrams, under the key of the credential the service sent.
-  var mediaAuthenticator: MediaAuthenticator?
-  /// The media link's number: a new link (or none) moves it on, so events of an older one are
-  /// dropped by their number alone.
-  @exclusivity(unchecked) var mediaGeneration: UInt64 = 0
-  /// What the media session last asked for, reused.
-  @exclusivity(unchecked) var mediaOutput = MediaOutput()
-  /// The media diagnostics of the sessions that ended, and the figures of the last one.
-  @exclusivity(unchecked) var retiredMediaDiagnostics = MediaDiagnostics()
-  @exclusivity(unchecked) var retiredMediaFigures = MediaFigures()
+  /// The media plane: the current session's media, its link and tags, and what ended
+  /// sessions left.
+  @exclusivity(unchecked) var mediaPlane = MediaPlane()
   /// A copy of `mediaLink` that the facade's `deinit` may take from any thread.
   let mediaLinkForRelease = Mutex<MediaLinkBox?>(nil)
 

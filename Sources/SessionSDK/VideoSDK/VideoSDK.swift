@@ -235,7 +235,7 @@ public final class VideoSDK {
   /// plane tags its datagrams with. A raw-socket test uses it to act as a hostile client
   /// holding this member's own credential.
   @_spi(Testing) public var mediaCredentialForTesting: MediaCredential? {
-    engine.media?.credential
+    engine.mediaPlane.session?.credential
   }
 
   /// Points later links at another service, as after a service restart.

@@ -78,6 +78,9 @@ public enum HMACSHA256 {
   /// timing reveals nothing about how many leading bytes matched. Lengths are not secret: values
   /// of different lengths return `false` at once.
   ///
+  /// - Parameters:
+  ///   - lhs: One byte string, such as the received code.
+  ///   - rhs: The other, such as the expected code.
   /// - Returns: `true` when `lhs` and `rhs` hold the same bytes in the same order.
   /// - Complexity: O(n) in the common length, with no early exit.
   public static func isEqualInConstantTime(

@@ -12,6 +12,13 @@ public struct SubscriptionState: Sendable, Hashable {
   public var targetLayer: UInt8?
 
   /// Creates a subscription state.
+  ///
+  /// - Parameters:
+  ///   - resolution: The resolution asked for.
+  ///   - selectedLayer: The layer forwarded now; `nil` until the first key frame of the target
+  ///     layer.
+  ///   - targetLayer: The layer the selection wants; `nil` while the publisher has announced
+  ///     none.
   public init(resolution: MediaRouter.Resolution, selectedLayer: UInt8?, targetLayer: UInt8?) {
     self.resolution = resolution
     self.selectedLayer = selectedLayer
@@ -37,16 +44,27 @@ extension MediaRouter {
   }
 
   /// How many video subscriptions `subscriber` holds (0 for a non-member).
+  ///
+  /// - Parameter subscriber: The member who receives.
+  /// - Returns: The number of publishers whose video `subscriber` subscribes to; 0 for a
+  ///   non-member.
   public func videoSubscriptionCount(of subscriber: UserID) -> Int {
     memberIndex[subscriber].map { members[$0].videoSubscriptions.count } ?? 0
   }
 
   /// The publisher whose share `subscriber` subscribes to, if any.
+  ///
+  /// - Parameter subscriber: The member who receives.
+  /// - Returns: The share's publisher; `nil` when `subscriber` subscribes to no share or is not a
+  ///   member.
   public func shareSubscription(of subscriber: UserID) -> UserID? {
     memberIndex[subscriber].flatMap { members[$0].shareSubscription?.publisher }
   }
 
   /// A member's downlink estimate, bits per second; `nil` for a non-member.
+  ///
+  /// - Parameter subscriber: The member whose downlink it is.
+  /// - Returns: The estimate in bits per second; `nil` when `subscriber` is not a member.
   public func estimate(of subscriber: UserID) -> Double? {
     memberIndex[subscriber].map { members[$0].estimate.bitrate }
   }

@@ -172,6 +172,9 @@ public struct MediaRouter: Sendable {
   }
 
   /// Whether `user` is a member.
+  ///
+  /// - Parameter user: The user to look up.
+  /// - Returns: `true` when ``add(_:)`` added `user` and ``remove(_:)`` has not removed them since.
   public func isMember(_ user: UserID) -> Bool { memberIndex[user] != nil }
 
   /// How many members there are.

@@ -30,6 +30,19 @@ extension MediaRouter {
     public var talkingLevel: UInt8
 
     /// Creates a configuration; every parameter has the default documented on its property.
+    ///
+    /// - Parameters:
+    ///   - maxVideoSubscriptions: The most video subscriptions one subscriber may hold.
+    ///   - initialEstimate: A new member's downlink estimate, bits per second.
+    ///   - minimumEstimate: The least a loss cut leaves of an estimate, bits per second.
+    ///   - maximumEstimate: The most an estimate grows to, bits per second.
+    ///   - estimateHeadroom: How far above the bitrate its subscriptions could use an estimate may
+    ///     grow, as a factor.
+    ///   - keyFrameRequestInterval: The least time between two key-frame requests for one layer, in
+    ///     microseconds.
+    ///   - loudestSpeakers: How many talkers each member hears.
+    ///   - talkingLevel: The quietest audio level (RFC 6464: 0 loudest, 127 silence) that counts as
+    ///     talking.
     public init(
       maxVideoSubscriptions: Int = SessionLimits().maxVideoSubscriptions,
       initialEstimate: Double = 4_000_000,

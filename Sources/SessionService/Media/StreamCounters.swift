@@ -14,6 +14,12 @@ public struct StreamCounters: Sendable, Hashable {
   public init() {}
 
   /// Creates counters with the given values.
+  ///
+  /// - Parameters:
+  ///   - forwardedPackets: Packets forwarded to the subscriber.
+  ///   - forwardedBytes: Their synthetic payload bytes.
+  ///   - droppedBySelection: Packets the subscriber did not get because of layer or speaker
+  ///     selection.
   public init(forwardedPackets: UInt64, forwardedBytes: UInt64, droppedBySelection: UInt64) {
     self.forwardedPackets = forwardedPackets
     self.forwardedBytes = forwardedBytes

@@ -33,6 +33,17 @@ public struct RunOptions: Sendable {
   public var invariantsOnEveryReplicaUpTo = 100
 
   /// Makes options.
+  ///
+  /// - Parameters:
+  ///   - seed: The seed every random draw of the run comes from.
+  ///   - swarm: Whether to draw network and fault rates from the scenario's swarm ranges;
+  ///     `false` by default.
+  ///   - keepsTrace: Whether to record the trace's lines and digest; `false` by default.
+  ///   - progress: Gets a short progress line now and then; `nil` (the default) for none.
+  ///   - replayArguments: The replay command's arguments besides the scenario and seed; none by
+  ///     default.
+  ///   - watch: The peer whose roster to narrate; `nil` (the default) for none.
+  ///   - narrate: Gets the watched peer's roster lines, on the world's domain.
   public init(
     seed: UInt64, swarm: Bool = false, keepsTrace: Bool = false,
     progress: (@Sendable (String) -> Void)? = nil, replayArguments: [String] = [],

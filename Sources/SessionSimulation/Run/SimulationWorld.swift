@@ -20,44 +20,90 @@ public protocol SimulationWorld: AnyObject {
   /// The wall time the run's start stands for, in milliseconds since 1970 (tokens use it).
   var epochMilliseconds: Int64 { get }
   /// Runs `work` on the world's domain at `elapsed` milliseconds (at once when past).
+  ///
+  /// - Parameters:
+  ///   - elapsed: When to run it, in milliseconds since the run started.
+  ///   - work: The work; it runs on the world's domain.
   func schedule(at elapsed: Int64, _ work: @escaping @Sendable () -> Void)
   /// Lets the world run until its clock reads `elapsed`: every work due by then has run.
+  ///
+  /// - Parameter elapsed: The clock reading to stop at, in milliseconds since the run started.
   func run(until elapsed: Int64) throws
   /// Runs until nothing is in flight (the world's best knowledge of it), for at most
   /// `limit` milliseconds; returns whether it got there.
+  ///
+  /// - Parameter limit: The most time to run for, in milliseconds.
+  /// - Returns: `true` when nothing was in flight before `limit` ran out, `false` otherwise.
   func settle(limit: Int64) throws -> Bool
   /// Runs `body` on the world's domain and waits for it.
+  ///
+  /// - Parameter body: The work; it runs on the world's domain.
+  /// - Returns: What `body` returned.
   func perform<Result: Sendable>(_ body: @escaping @Sendable () -> Result) throws -> Result
   /// The links a peer's SDK instance uses (on the world's domain).
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: The factory the peer's SDK instance makes its links with.
   func transport(for peer: String) -> any SessionLinkFactory
   /// The media links a peer's SDK instance uses, once ``startMedia()`` ran; `nil` when the
   /// mode has no media plane (on the world's domain).
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: The factory of the peer's media links; `nil` before ``startMedia()`` or in a mode
+  ///   with no media plane.
   func mediaTransport(for peer: String) -> (any MediaLinkFactory)?
   /// Gives the service a media plane (and every restarted service after it); returns false
   /// when the mode cannot (on the world's domain).
+  ///
+  /// - Returns: `true` when the service has a media plane now; `false` when the mode has none.
   func startMedia() -> Bool
   /// The service's media-plane counts so far, if the service lives and has a media plane (on
   /// the world's domain).
+  ///
+  /// - Returns: The counts; `nil` when the service is down or has no media plane.
   func mediaStatistics() -> MediaPlaneStatistics?
   /// The peer's clock in milliseconds since 1970 (on the world's domain).
+  ///
+  /// - Parameter peer: The peer's name.
+  /// - Returns: A closure that reads the peer's clock, skew included, in milliseconds since 1970.
   func clock(for peer: String) -> () -> Int64
   /// The service's state of a session, if it lives (on the world's domain).
+  ///
+  /// - Parameter name: The session name.
+  /// - Returns: The service's state of the session; `nil` when the service or the session is not
+  ///   live.
   func serviceState(ofSession name: String) -> SessionState?
   /// The service's newest sequence number in a session, if it lives (on the world's domain).
+  ///
+  /// - Parameter name: The session name.
+  /// - Returns: The sequence number of the session's last event; `nil` when the service or the
+  ///   session is not live.
   func serviceSequence(ofSession name: String) -> UInt64?
   /// Per peer, the chat messages the service sent on that peer's current, still-open
   /// connection: what the peer's callbacks must have delivered (see the delivery check).
+  ///
+  /// - Returns: The chat messages each peer's callbacks must have delivered, by peer.
   func expectedChat() -> ExpectedChat
   /// Members of the service's roster of a session whose connection the peer has closed, while
   /// the service still holds it: a ghost member (on the world's domain). Empty in a mode that
   /// cannot see both ends.
+  ///
+  /// - Parameter name: The session name.
+  /// - Returns: Each ghost's user id and the peer that closed its connection, by user id.
   func ghostMembers(ofSession name: String) -> [(user: UserID, peer: String)]
   /// Injects a fault; returns false when the mode cannot (the runner records that).
+  ///
+  /// - Parameter fault: The fault, its peers resolved to names.
+  /// - Returns: `true` when the world applied it; `false` when the mode cannot.
   func inject(_ fault: WorldFault) -> Bool
   /// Sends the world's own record of what happened (network events) to `sink` as it
   /// happens, interleaved with the peers' callbacks; a mode that keeps none never calls it.
+  ///
+  /// - Parameter sink: Gets one line per network event, on the world's domain.
   func traceNetwork(to sink: @escaping (String) -> Void)
   /// Ends the run: what was still in flight, one line each.
+  ///
+  /// - Returns: One line per message still in flight or held at the end; empty when none was.
   func finish() -> [String]
 }
 

@@ -106,6 +106,8 @@ public struct SweepRecord: Sendable, Hashable, Codable {
   }
 
   /// The record as one line of JSON (sorted keys, no newline inside).
+  ///
+  /// - Returns: The record's JSON with sorted keys and unescaped slashes, on one line.
   public func jsonLine() throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

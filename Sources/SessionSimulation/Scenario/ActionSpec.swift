@@ -95,6 +95,16 @@ public struct ActionSpec: Sendable, Hashable, Codable {
   public var value: Bool?
 
   /// Makes an action.
+  ///
+  /// - Parameters:
+  ///   - at: When, after the start.
+  ///   - peer: Who acts: a name or a `*` pattern.
+  ///   - operation: What they do (the file's `do`).
+  ///   - target: The user the operation is about, by peer name; `nil` when it names none.
+  ///   - text: Chat content, a new name, a clear type or a chat privilege; `nil` when it needs
+  ///     none.
+  ///   - value: A flag: lock or unlock, enable or disable, talking or silent; `nil` for the
+  ///     operation's default.
   public init(
     at: SimDuration, peer: String, _ operation: Operation, target: String? = nil,
     text: String? = nil, value: Bool? = nil
@@ -146,6 +156,20 @@ public struct BehaviourSpec: Sendable, Hashable, Codable {
   public var talkFor: SimDurationRange?
 
   /// Makes a behaviour.
+  ///
+  /// - Parameters:
+  ///   - peers: Who behaves so: a name or a `*` pattern.
+  ///   - leavePerMinute: Leaving, each followed by a rejoin after `rejoinAfter`.
+  ///   - rejoinAfter: How long a peer that left stays out; `nil` for 5 s.
+  ///   - videoTogglePerMinute: Camera on/off flips.
+  ///   - audioTogglePerMinute: Audio connect/disconnect flips.
+  ///   - mutePerMinute: Mute/unmute flips.
+  ///   - chatPerMinute: Chat messages to everyone.
+  ///   - sharePerMinute: Share start/stop flips.
+  ///   - annotatePerMinute: Annotation start/stop flips, on whatever is shared.
+  ///   - renamePerMinute: Renames.
+  ///   - talkPerMinute: Talking spurts, each `talkFor` long.
+  ///   - talkFor: How long a talking spurt lasts; `nil` for 2 s.
   public init(
     peers: String, leavePerMinute: Double? = nil, rejoinAfter: SimDurationRange? = nil,
     videoTogglePerMinute: Double? = nil, audioTogglePerMinute: Double? = nil,

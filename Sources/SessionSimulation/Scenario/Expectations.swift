@@ -20,6 +20,17 @@ public struct Expectations: Sendable, Hashable, Codable {
   public var media: MediaExpectations?
 
   /// Makes expectations.
+  ///
+  /// - Parameters:
+  ///   - invariants: Whether every replica's state keeps the reducer's invariants; `true` by
+  ///     default.
+  ///   - convergence: Whether every live peer must hold the service's state at the end; `true`
+  ///     by default.
+  ///   - liveness: How long after the last fault heals the replicas have to converge; 20 s by
+  ///     default.
+  ///   - delivery: Whether the callback delivery properties are checked; `true` by default.
+  ///   - assertions: Checks at times; none by default.
+  ///   - media: What the media must show at the end; `nil` (the default) for nothing.
   public init(
     invariants: Bool = true, convergence: Bool = true, liveness: SimDuration = .seconds(20),
     delivery: Bool = true, assertions: [AssertionSpec] = [], media: MediaExpectations? = nil
@@ -83,6 +94,19 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
   public var shareLocked: Bool?
 
   /// Makes an assertion.
+  ///
+  /// - Parameters:
+  ///   - at: When, after the start.
+  ///   - peers: Whose replicas: a name or a `*` pattern; `nil` for every live peer.
+  ///   - inSession: Whether the peer is in the session.
+  ///   - host: Who the host is, by peer name.
+  ///   - managers: The managers, by peer name, in any order.
+  ///   - rosterCount: How many users the roster holds.
+  ///   - sees: Users the roster must hold, by peer name.
+  ///   - doesNotSee: Users the roster must not hold, by peer name.
+  ///   - sharing: Users who must be sharing, by peer name.
+  ///   - videoOn: Users whose video must be on, by peer name.
+  ///   - shareLocked: Whether the share is locked.
   public init(
     at: SimDuration, peers: String? = nil, inSession: Bool? = nil, host: String? = nil,
     managers: [String]? = nil, rosterCount: Int? = nil, sees: [String]? = nil,

@@ -59,6 +59,19 @@ public struct FaultSpec: Sendable, Hashable, Codable {
   public var network: NetworkSpec?
 
   /// Makes a fault.
+  ///
+  /// - Parameters:
+  ///   - at: When, after the start.
+  ///   - kind: Which fault.
+  ///   - peers: Who: a name or a `*` pattern; `nil` for every peer.
+  ///   - groups: A partition's two sides, each a list of names or patterns (`"service"`
+  ///     included).
+  ///   - oneWay: Whether a partition blocks only `groups[0]` → `groups[1]`.
+  ///   - direction: Which direction a hold or impairment affects; `nil` for both.
+  ///   - duration: How long until the fault undoes itself (the file's `for`); `nil` keeps it
+  ///     until the scripted part ends.
+  ///   - skewMilliseconds: A clock skew's amount, in milliseconds.
+  ///   - network: An impairment's link.
   public init(
     at: SimDuration, _ kind: Kind, peers: String? = nil, groups: [[String]]? = nil,
     oneWay: Bool? = nil, direction: FaultDirection? = nil, for duration: SimDuration? = nil,
@@ -131,6 +144,15 @@ public struct RandomFaultSpec: Sendable, Hashable, Codable {
   public var end: SimDuration?
 
   /// Makes a random fault process.
+  ///
+  /// - Parameters:
+  ///   - kind: Which fault.
+  ///   - peers: Whom it may hit: a name or a `*` pattern; `nil` for every peer.
+  ///   - perMinute: The mean number per minute.
+  ///   - duration: How long each lasts; `nil` for 1 to 5 s.
+  ///   - network: An impairment's link.
+  ///   - start: When the process starts; `nil` for 0.
+  ///   - end: When it stops; `nil` for the end of the scripted part.
   public init(
     _ kind: Kind, peers: String? = nil, perMinute: Double, duration: SimDurationRange? = nil,
     network: NetworkSpec? = nil, start: SimDuration? = nil, end: SimDuration? = nil
@@ -173,6 +195,20 @@ public struct SwarmSpec: Sendable, Hashable, Codable {
   public var faultDuration: SimDurationRange?
 
   /// Makes swarm ranges.
+  ///
+  /// - Parameters:
+  ///   - loss: The range of every link's loss probability; `nil` leaves the scenario's.
+  ///   - delayMilliseconds: The range of the mean extra one-way delay, in milliseconds; `nil`
+  ///     leaves the scenario's.
+  ///   - jitterMilliseconds: The range of the jitter, in milliseconds; `nil` leaves the
+  ///     scenario's.
+  ///   - partitionsPerMinute: The range of partitions of one peer per minute; `nil` draws none.
+  ///   - holdsPerMinute: The range of holds per minute; `nil` draws none.
+  ///   - killsPerMinute: The range of peer kills (with restart) per minute; `nil` draws none.
+  ///   - pausesPerMinute: The range of pauses per minute; `nil` draws none.
+  ///   - serviceKillsPerMinute: The range of service kills (with restart) per minute; `nil`
+  ///     draws none.
+  ///   - faultDuration: How long each drawn fault lasts; `nil` for 1 to 10 s.
   public init(
     loss: [Double]? = nil, delayMilliseconds: [Double]? = nil,
     jitterMilliseconds: [Double]? = nil, partitionsPerMinute: [Double]? = nil,

@@ -13,6 +13,11 @@ public struct NetworkSpec: Sendable, Hashable, Codable {
   public var downlink: LinkSpec?
 
   /// Makes a network spec.
+  ///
+  /// - Parameters:
+  ///   - both: The link of both directions; `nil` for an ideal one.
+  ///   - uplink: Peer → service, over `both`; `nil` for `both` as it is.
+  ///   - downlink: Service → peer, over `both`; `nil` for `both` as it is.
   public init(both: LinkSpec? = nil, uplink: LinkSpec? = nil, downlink: LinkSpec? = nil) {
     self.both = both
     self.uplink = uplink
@@ -72,6 +77,17 @@ public struct LinkSpec: Sendable, Hashable, Codable {
   public var reorder: Bool?
 
   /// Makes a link spec.
+  ///
+  /// - Parameters:
+  ///   - delay: The minimum one-way delay.
+  ///   - distribution: What is added to the minimum, drawn per message.
+  ///   - jitter: The ± uniform jitter per message.
+  ///   - loss: The loss probability, 0...1.
+  ///   - burstLength: The mean length of a loss burst; over 1, losses come in bursts.
+  ///   - bandwidth: The capacity.
+  ///   - queueBytes: The capacity queue's limit in bytes; `nil` for 64 KB.
+  ///   - duplicate: The share of datagrams duplicated, 0...1 (the lossy channel only).
+  ///   - reorder: Whether datagrams may overtake each other (the lossy channel only).
   public init(
     delay: SimDuration? = nil, distribution: DelayDistributionSpec? = nil,
     jitter: SimDuration? = nil, loss: Double? = nil, burstLength: Double? = nil,
@@ -135,6 +151,14 @@ public struct DelayDistributionSpec: Sendable, Hashable, Codable {
   public var shape: Double?
 
   /// Makes a distribution spec.
+  ///
+  /// - Parameters:
+  ///   - kind: Which distribution.
+  ///   - max: The largest total delay (uniform).
+  ///   - mean: The mean (normal, exponential).
+  ///   - standardDeviation: The standard deviation (normal).
+  ///   - scale: The scale (Pareto).
+  ///   - shape: The shape (Pareto), over 0; smaller means a heavier tail.
   public init(
     kind: Kind, max: SimDuration? = nil, mean: SimDuration? = nil,
     standardDeviation: SimDuration? = nil, scale: SimDuration? = nil, shape: Double? = nil

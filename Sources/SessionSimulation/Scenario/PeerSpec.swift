@@ -44,6 +44,22 @@ public struct PeerSpec: Sendable, Hashable, Codable {
   public var media: PeerMediaSpec?
 
   /// Makes a peer spec.
+  ///
+  /// - Parameters:
+  ///   - name: The name, or a group's pattern with `{i}`.
+  ///   - count: How many peers the entry stands for; 1 by default.
+  ///   - role: The token's role; participant by default.
+  ///   - join: When the peers join: at one time or spread evenly over a range; `nil` means
+  ///     only when an action joins them. At the start by default.
+  ///   - video: Whether the camera is on at join; `false` by default.
+  ///   - audio: Whether audio connects at join; `true` by default.
+  ///   - muted: Whether the microphone starts muted; `true` by default.
+  ///   - token: The token the peers join with; a valid one by default.
+  ///   - password: The password they offer; `nil` (the default) for none.
+  ///   - network: The peers' link, over the scenario's network; `nil` for the scenario's.
+  ///   - clockSkewMilliseconds: How far the peers' clocks run ahead of the network's, in
+  ///     milliseconds (negative: behind); `nil` for none.
+  ///   - media: The peers' synthetic media; `nil` for none.
   public init(
     name: String, count: Int = 1, role: Role = .participant,
     join: SimDurationRange? = .exactly(.zero),
@@ -71,6 +87,8 @@ public struct PeerSpec: Sendable, Hashable, Codable {
   }
 
   /// Decodes a peer entry; what is left out takes the defaults above.
+  ///
+  /// - Parameter decoder: The decoder, at a peer entry of a scenario file.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     name = try container.decode(String.self, forKey: .name)

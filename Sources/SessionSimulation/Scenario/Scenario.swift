@@ -133,6 +133,11 @@ public struct ServiceSpec: Sendable, Hashable, Codable {
   public var maxUsers: Int?
 
   /// Makes a service spec.
+  ///
+  /// - Parameters:
+  ///   - heartbeatTimeout: Silence after which the service closes a connection; `nil` for 15 s.
+  ///   - reconnectGrace: How long a dropped member keeps its place; `nil` for 10 s.
+  ///   - maxUsers: Members per session; `nil` for 1,000.
   public init(
     heartbeatTimeout: SimDuration? = nil, reconnectGrace: SimDuration? = nil, maxUsers: Int? = nil
   ) {

@@ -56,6 +56,8 @@ public final class RecordingDelegate: VideoSDKDelegate {
   }
 
   /// Records a callback value: the one path both the delegate methods and ``observe(_:)`` use.
+  ///
+  /// - Parameter callback: The callback value; dropped while ``isRecording`` is `false`.
   public func record(_ callback: VideoSDKCallback) {
     guard isRecording else { return }
     callbacks.append(callback)
@@ -63,6 +65,9 @@ public final class RecordingDelegate: VideoSDKDelegate {
   }
 
   /// Returns the callbacks recorded so far and forgets them.
+  ///
+  /// - Returns: Every callback recorded since the last take, oldest first; empty when there is
+  ///   none.
   public func take() -> [VideoSDKCallback] {
     defer { callbacks.removeAll() }
     return callbacks
@@ -73,6 +78,9 @@ public final class RecordingDelegate: VideoSDKDelegate {
   ///
   /// The observer sees each callback just before the delegate does, whether or not there is a
   /// delegate. It holds this recorder weakly.
+  ///
+  /// - Parameter sdk: The instance to listen to; its observer is replaced by one that calls the
+  ///   previous observer first, then records.
   public func observe(_ sdk: VideoSDK) {
     let previous = sdk.callbackObserver
     sdk.callbackObserver = { [weak self] callback in
@@ -104,12 +112,18 @@ public final class RecordingDelegate: VideoSDKDelegate {
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onSessionLeave(_:)``.
+  ///
+  /// - Parameter reason: Why the local user left; recorded and forwarded.
   public func onSessionLeave(_ reason: LeaveReason) {
     record(.onSessionLeave(reason))
     forwardee?.onSessionLeave(reason)
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onError(_:detail:)``.
+  ///
+  /// - Parameters:
+  ///   - errorType: What failed; recorded and forwarded.
+  ///   - details: For a refused command, the command's id; 0 for a failed join.
   public func onError(_ errorType: VideoSDKError, detail details: Int) {
     record(.onError(errorType, detail: details))
     forwardee?.onError(errorType, detail: details)
@@ -117,6 +131,8 @@ public final class RecordingDelegate: VideoSDKDelegate {
 
   /// Records ``SessionSDK/VideoSDKCallback/onSessionNeedPassword`` and keeps the completion in
   /// ``passwordCompletion``.
+  ///
+  /// - Parameter completion: Answers the prompt; kept in ``passwordCompletion`` and forwarded.
   public func onSessionNeedPassword(_ completion: @escaping (String?, Bool) -> VideoSDKError) {
     passwordCompletion = completion
     record(.onSessionNeedPassword)
@@ -125,6 +141,9 @@ public final class RecordingDelegate: VideoSDKDelegate {
 
   /// Records ``SessionSDK/VideoSDKCallback/onSessionPasswordWrong`` and keeps the completion in
   /// ``passwordCompletion``.
+  ///
+  /// - Parameter completion: Answers the prompt again; kept in ``passwordCompletion`` and
+  ///   forwarded.
   public func onSessionPasswordWrong(_ completion: @escaping (String?, Bool) -> VideoSDKError) {
     passwordCompletion = completion
     record(.onSessionPasswordWrong)
@@ -132,6 +151,8 @@ public final class RecordingDelegate: VideoSDKDelegate {
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onSystemPermissionRequired(_:)``.
+  ///
+  /// - Parameter permissionType: The permission needed; recorded and forwarded.
   public func onSystemPermissionRequired(_ permissionType: SystemPermissionType) {
     record(.onSystemPermissionRequired(permissionType))
     forwardee?.onSystemPermissionRequired(permissionType)
@@ -140,36 +161,58 @@ public final class RecordingDelegate: VideoSDKDelegate {
   // MARK: Users and roles
 
   /// Records ``SessionSDK/VideoSDKCallback/onUserJoin(_:)`` with the users' ids.
+  ///
+  /// - Parameters:
+  ///   - helper: The instance's user helper; only forwarded.
+  ///   - users: The users who joined; their ids are recorded, none for `nil`.
   public func onUserJoin(_ helper: UserHelper?, users: [User]?) {
     record(.onUserJoin(ids(users)))
     forwardee?.onUserJoin(helper, users: users)
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onUserLeave(_:)`` with the users' ids.
+  ///
+  /// - Parameters:
+  ///   - helper: The instance's user helper; only forwarded.
+  ///   - users: The users who left; their ids are recorded, none for `nil`.
   public func onUserLeave(_ helper: UserHelper?, users: [User]?) {
     record(.onUserLeave(ids(users)))
     forwardee?.onUserLeave(helper, users: users)
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onUserHostChanged(_:)`` with the new host's id.
+  ///
+  /// - Parameters:
+  ///   - helper: The instance's user helper; only forwarded.
+  ///   - user: The new host; its id is recorded, and `nil` is listed in ``unrepresentable``.
   public func onUserHostChanged(_ helper: UserHelper?, users user: User?) {
     if let user { record(.onUserHostChanged(user.id)) } else { missing("onUserHostChanged") }
     forwardee?.onUserHostChanged(helper, users: user)
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onUserManagerChanged(_:)``.
+  ///
+  /// - Parameter user: The user whose manager role changed; its id is recorded, and `nil` is
+  ///   listed in ``unrepresentable``.
   public func onUserManagerChanged(_ user: User?) {
     if let user { record(.onUserManagerChanged(user.id)) } else { missing("onUserManagerChanged") }
     forwardee?.onUserManagerChanged(user)
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onUserNameChanged(_:)``.
+  ///
+  /// - Parameter user: The renamed user; its id is recorded, and `nil` is listed in
+  ///   ``unrepresentable``.
   public func onUserNameChanged(_ user: User?) {
     if let user { record(.onUserNameChanged(user.id)) } else { missing("onUserNameChanged") }
     forwardee?.onUserNameChanged(user)
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onUserActiveAudioChanged(_:)``.
+  ///
+  /// - Parameters:
+  ///   - helper: The instance's user helper; only forwarded.
+  ///   - users: Everyone talking now; their ids are recorded, none for `nil`.
   public func onUserActiveAudioChanged(_ helper: UserHelper?, users: [User]?) {
     record(.onUserActiveAudioChanged(ids(users)))
     forwardee?.onUserActiveAudioChanged(helper, users: users)
@@ -178,12 +221,21 @@ public final class RecordingDelegate: VideoSDKDelegate {
   // MARK: Video
 
   /// Records ``SessionSDK/VideoSDKCallback/onUserVideoStatusChanged(_:)``.
+  ///
+  /// - Parameters:
+  ///   - helper: The instance's video helper; only forwarded.
+  ///   - user: The users whose camera turned on or off; their ids are recorded, none for `nil`.
   public func onUserVideoStatusChanged(_ helper: VideoHelper?, user: [User]?) {
     record(.onUserVideoStatusChanged(ids(user)))
     forwardee?.onUserVideoStatusChanged(helper, user: user)
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onUserOverallNetworkStatusChanged(_:user:)``.
+  ///
+  /// - Parameters:
+  ///   - level: The user's new overall network quality; recorded.
+  ///   - user: Whose quality changed; its id is recorded, and `nil` is listed in
+  ///     ``unrepresentable``.
   public func onUserOverallNetworkStatusChanged(_ level: NetworkQuality, user: User?) {
     if let user {
       record(.onUserOverallNetworkStatusChanged(level, user: user.id))
@@ -194,6 +246,11 @@ public final class RecordingDelegate: VideoSDKDelegate {
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onUserNetworkStatusChanged(_:_:user:)``.
+  ///
+  /// - Parameters:
+  ///   - type: Which media the quality is about; recorded.
+  ///   - level: The new quality of that media; recorded.
+  ///   - user: Whose media it is; its id is recorded, and `nil` is listed in ``unrepresentable``.
   public func onUserNetworkStatusChanged(_ type: DataType, level: NetworkQuality, user: User?) {
     if let user {
       record(.onUserNetworkStatusChanged(type, level, user: user.id))
@@ -204,6 +261,12 @@ public final class RecordingDelegate: VideoSDKDelegate {
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onVideoCanvasSubscribeFail(_:user:)``.
+  ///
+  /// - Parameters:
+  ///   - failReason: Why the subscription failed; recorded.
+  ///   - user: The user whose video the view was to show; its id is recorded, and `nil` is
+  ///     listed in ``unrepresentable``.
+  ///   - view: The view that was to show it; only forwarded.
   public func onVideoCanvasSubscribeFail(
     _ failReason: SubscribeFailReason, user: User?, view: AnyObject?
   ) {
@@ -218,6 +281,10 @@ public final class RecordingDelegate: VideoSDKDelegate {
   // MARK: Audio
 
   /// Records ``SessionSDK/VideoSDKCallback/onUserAudioStatusChanged(_:)``.
+  ///
+  /// - Parameters:
+  ///   - helper: The instance's audio helper; only forwarded.
+  ///   - user: The users whose audio changed; their ids are recorded, none for `nil`.
   public func onUserAudioStatusChanged(_ helper: AudioHelper?, user: [User]?) {
     record(.onUserAudioStatusChanged(ids(user)))
     forwardee?.onUserAudioStatusChanged(helper, user: user)
@@ -233,6 +300,12 @@ public final class RecordingDelegate: VideoSDKDelegate {
 
   /// Records ``SessionSDK/VideoSDKCallback/onUserShareStatusChanged(_:_:_:)`` with the status
   /// and kind the share action reports.
+  ///
+  /// - Parameters:
+  ///   - helper: The instance's share helper; only forwarded.
+  ///   - user: The share's owner; its id is recorded (the share action's owner's when `nil`).
+  ///   - shareAction: The share; its status and kind are recorded, and `nil` is listed in
+  ///     ``unrepresentable``.
   public func onUserShareStatusChanged(
     _ helper: ShareHelper?, user: User?, shareAction: ShareAction?
   ) {
@@ -248,18 +321,30 @@ public final class RecordingDelegate: VideoSDKDelegate {
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onFailedToStartShare(_:)``.
+  ///
+  /// - Parameters:
+  ///   - helper: The instance's share helper; only forwarded.
+  ///   - user: The local user; its id is recorded, and `nil` is listed in ``unrepresentable``.
   public func onFailedToStartShare(_ helper: ShareHelper?, user: User?) {
     if let user { record(.onFailedToStartShare(user.id)) } else { missing("onFailedToStartShare") }
     forwardee?.onFailedToStartShare(helper, user: user)
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onShareSettingChanged(_:)``.
+  ///
+  /// - Parameter setting: The new share setting; recorded and forwarded.
   public func onShareSettingChanged(_ setting: ShareSetting) {
     record(.onShareSettingChanged(setting))
     forwardee?.onShareSettingChanged(setting)
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onShareContentChanged(_:_:)``.
+  ///
+  /// - Parameters:
+  ///   - helper: The instance's share helper; only forwarded.
+  ///   - user: The share's owner; its id is recorded (the share action's owner's when `nil`).
+  ///   - shareAction: The share; its kind is recorded, and `nil` is listed in
+  ///     ``unrepresentable``.
   public func onShareContentChanged(
     _ helper: ShareHelper?, user: User?, shareAction: ShareAction?
   ) {
@@ -275,6 +360,9 @@ public final class RecordingDelegate: VideoSDKDelegate {
 
   /// Records ``SessionSDK/VideoSDKCallback/onAnnotationHelperCleanUp(shareOwner:)`` with the
   /// helper's share owner.
+  ///
+  /// - Parameter helper: The released helper; its share owner is recorded, and `nil` is listed
+  ///   in ``unrepresentable``.
   public func onAnnotationHelperCleanUp(_ helper: AnnotationHelper?) {
     if let helper {
       record(.onAnnotationHelperCleanUp(shareOwner: helper.shareOwner))
@@ -285,6 +373,11 @@ public final class RecordingDelegate: VideoSDKDelegate {
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onAnnotationPrivilegeChange(enable:shareOwner:)``.
+  ///
+  /// - Parameters:
+  ///   - enable: Whether viewers may annotate now; recorded.
+  ///   - shareOwner: The owner of the share; its id is recorded, and `nil` is listed in
+  ///     ``unrepresentable``.
   public func onAnnotationPrivilegeChange(_ enable: Bool, shareOwner: User?) {
     if let shareOwner {
       record(.onAnnotationPrivilegeChange(enable: enable, shareOwner: shareOwner.id))
@@ -296,6 +389,11 @@ public final class RecordingDelegate: VideoSDKDelegate {
 
   /// Records ``SessionSDK/VideoSDKCallback/onAnnotationPrivilegeChangeWithUser(_:isEnabled:)``
   /// with what the share action reports.
+  ///
+  /// - Parameters:
+  ///   - user: The owner of the share; its id is recorded (the share action's owner's when `nil`).
+  ///   - shareAction: The share; whether it allows annotation is recorded, and `nil` is listed
+  ///     in ``unrepresentable``.
   public func onAnnotationPrivilegeChange(with user: User?, shareAction: ShareAction?) {
     if let shareAction {
       record(
@@ -309,6 +407,12 @@ public final class RecordingDelegate: VideoSDKDelegate {
 
   /// Records ``SessionSDK/VideoSDKCallback/onAnnotationToolTypeChanged(shareOwner:_:)`` with
   /// the helper's share owner.
+  ///
+  /// - Parameters:
+  ///   - helper: The annotation helper whose tool changed; its share owner is recorded, and
+  ///     `nil` is listed in ``unrepresentable``.
+  ///   - view: The view the helper annotates on; only forwarded.
+  ///   - toolType: The new tool; recorded.
   public func onAnnotationToolTypeChanged(
     _ helper: AnnotationHelper?, view: AnyObject?, toolType: AnnotationToolType
   ) {
@@ -323,6 +427,11 @@ public final class RecordingDelegate: VideoSDKDelegate {
   // MARK: Chat
 
   /// Records ``SessionSDK/VideoSDKCallback/onChatNewMessageNotify(_:)`` with the message value.
+  ///
+  /// - Parameters:
+  ///   - helper: The instance's chat helper; only forwarded.
+  ///   - message: The message; its value is recorded, and `nil` is listed in
+  ///     ``unrepresentable``.
   public func onChatNewMessageNotify(_ helper: ChatHelper?, message: ChatMessageInfo?) {
     if let message {
       record(.onChatNewMessageNotify(message.message))
@@ -333,6 +442,12 @@ public final class RecordingDelegate: VideoSDKDelegate {
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onChatMsgDeleteNotification(messageID:deleteBy:)``.
+  ///
+  /// - Parameters:
+  ///   - helper: The instance's chat helper; only forwarded.
+  ///   - messageID: The deleted message's id; recorded, and `nil` is listed in
+  ///     ``unrepresentable``.
+  ///   - deleteBy: Who deleted it; recorded.
   public func onChatMsgDeleteNotification(
     _ helper: ChatHelper?, messageID: String?, deleteBy: ChatDeleteBy
   ) {
@@ -345,6 +460,10 @@ public final class RecordingDelegate: VideoSDKDelegate {
   }
 
   /// Records ``SessionSDK/VideoSDKCallback/onChatPrivilegeChanged(_:)``.
+  ///
+  /// - Parameters:
+  ///   - helper: The instance's chat helper; only forwarded.
+  ///   - privilege: Who may chat now; recorded.
   public func onChatPrivilegeChanged(_ helper: ChatHelper?, privilege: ChatPrivilege) {
     record(.onChatPrivilegeChanged(privilege))
     forwardee?.onChatPrivilegeChanged(helper, privilege: privilege)

@@ -19,6 +19,9 @@ public struct DelegateReplay {
 
 /// Replays a trace's events into a store, in order.
 ///
+/// - Parameters:
+///   - trace: The events, in order.
+///   - store: The store to apply them to; it should be in the state the trace starts from.
 /// - Returns: The first event the store rejected, as a ``SessionCore/TraceError`` naming its
 ///   line; `nil` when all applied.
 @discardableResult
@@ -29,6 +32,9 @@ public func replay(_ trace: Trace, into store: SessionStore) -> TraceError? {
 /// Replays a recording's events into a store, which should start in the recording's
 /// ``SessionRecording/initialState`` (see ``SessionRecording/makeStore()``).
 ///
+/// - Parameters:
+///   - recording: The recording whose events to apply.
+///   - store: The store to apply them to, for example one from ``SessionRecording/makeStore()``.
 /// - Returns: The first event the store rejected; `nil` when all applied.
 @discardableResult
 public func replay(_ recording: SessionRecording, into store: SessionStore) -> TraceError? {
@@ -72,6 +78,9 @@ public func replay(_ trace: Trace, into delegate: any VideoSDKDelegate) -> Deleg
 /// calls the delegate with the instance's objects at the recorded place. A password completion
 /// handed out in a replay answers `Errors_Wrong_Usage`: there is no service to answer.
 ///
+/// - Parameters:
+///   - recording: The recording to reproduce.
+///   - delegate: Gets the callbacks; held weakly by the instance, as usual.
 /// - Returns: The instance, the callbacks fired and the first problem, if any.
 @discardableResult
 public func replay(_ recording: SessionRecording, into delegate: any VideoSDKDelegate)
@@ -83,6 +92,8 @@ public func replay(_ recording: SessionRecording, into delegate: any VideoSDKDel
 extension SessionRecording {
   /// A store in the recording's initial state, ready for
   /// ``replay(_:into:)-(SessionRecording,SessionStore)``.
+  ///
+  /// - Returns: A new store whose state is ``initialState``.
   public func makeStore() -> SessionStore {
     SessionStore(state: initialState)
   }

@@ -21,6 +21,12 @@ public struct SessionRecording: Sendable, Equatable {
   public var recordedCallbacks: [RecordedCallback]
 
   /// Creates a recording.
+  ///
+  /// - Parameters:
+  ///   - initialState: The replica's state when recording started; a fresh state by default.
+  ///   - initialSequence: The store's sequence number when recording started; 0 by default.
+  ///   - trace: The events the replica applied, in order; empty by default.
+  ///   - recordedCallbacks: The callbacks the instance fired, in order; none by default.
   public init(
     initialState: SessionState = SessionState(), initialSequence: UInt64 = 0,
     trace: Trace = Trace(), recordedCallbacks: [RecordedCallback] = []
@@ -50,6 +56,11 @@ public struct RecordedCallback: Sendable, Hashable, Codable {
   public var afterSequence: UInt64
 
   /// Creates a recorded callback.
+  ///
+  /// - Parameters:
+  ///   - callback: The callback.
+  ///   - afterSequence: The sequence number of the last event the store had applied when the
+  ///     callback fired.
   public init(_ callback: VideoSDKCallback, afterSequence: UInt64) {
     self.callback = callback
     self.afterSequence = afterSequence
@@ -64,6 +75,11 @@ public struct RecordedCallback: Sendable, Hashable, Codable {
 
   /// Whether the SDK fires this kind of callback from local work rather than deriving it from
   /// an applied event; see ``isLocal``.
+  ///
+  /// - Parameter callback: The callback value; only its kind matters.
+  /// - Returns: `true` for a password prompt, a refused share, a failed subscription, an
+  ///   annotation tool change, a share content change, a permission request or a measured network
+  ///   status; `false` for a callback an applied event derives.
   public static func isLocal(_ callback: VideoSDKCallback) -> Bool {
     switch callback {
     case .onSessionNeedPassword, .onSessionPasswordWrong, .onFailedToStartShare,

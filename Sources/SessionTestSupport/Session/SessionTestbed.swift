@@ -71,6 +71,8 @@ public final class SessionTestbed {
   public var now: Int64 { clock.now }
 
   /// Moves the clock and lets the service's timers run.
+  ///
+  /// - Parameter milliseconds: How far to move the clock, in milliseconds.
   public func advance(by milliseconds: Int64) {
     clock.now += milliseconds
     network.tick()
@@ -83,6 +85,9 @@ public final class SessionTestbed {
   }
 
   /// The service's state of a session (the default one unless named).
+  ///
+  /// - Parameter name: The session name; `nil` (the default) for ``sessionName``.
+  /// - Returns: The service's state of the session; `nil` when the session is not live.
   public func serviceState(ofSession name: String? = nil) -> SessionState? {
     service.state(ofSession: name ?? sessionName)
   }
@@ -90,6 +95,13 @@ public final class SessionTestbed {
   // MARK: Tokens and contexts
 
   /// A valid token for the session, issued 30 s before now with a two-hour lifetime.
+  ///
+  /// - Parameters:
+  ///   - role: The role to grant (`role_type`); participant by default.
+  ///   - sessionName: The session to admit to (`tpc`); `nil` (the default) for ``sessionName``.
+  ///   - userKey: The app's user identifier (`user_key`); `nil` (the default) for none.
+  ///   - sessionKey: The session key (`session_key`); `nil` (the default) for none.
+  /// - Returns: The compact token `header.payload.signature`, with its own token id.
   public func token(
     role: TokenRole = .participant, sessionName: String? = nil, userKey: String? = nil,
     sessionKey: String? = nil
@@ -107,6 +119,12 @@ public final class SessionTestbed {
 
   /// A join context with a valid token; audio connects unmuted and video is off, as the SDK
   /// defaults.
+  ///
+  /// - Parameters:
+  ///   - userName: The display name.
+  ///   - role: The token's role; participant by default.
+  ///   - sessionName: The session; `nil` (the default) for ``sessionName``.
+  /// - Returns: A context with a fresh token from ``token(role:sessionName:userKey:sessionKey:)``.
   public func context(
     _ userName: String, role: TokenRole = .participant, sessionName: String? = nil
   ) -> SessionContext {
@@ -119,6 +137,11 @@ public final class SessionTestbed {
 
   /// Parameters that initialize an instance on this network and clock, for code that calls
   /// `SessionSDK/VideoSDK/initialize(_:)` itself (a ported app, say).
+  ///
+  /// - Parameters:
+  ///   - domain: The SDK domain; `zoom.us` by default.
+  ///   - limits: The limits the instance enforces; `SessionLimits()` by default.
+  /// - Returns: Parameters with this testbed's network as the transport and its clock.
   public func initParams(
     domain: String = "zoom.us", limits: SessionLimits = SessionLimits()
   ) -> InitParams {
@@ -127,6 +150,9 @@ public final class SessionTestbed {
   }
 
   /// A new instance, initialized on this network and clock, added to ``members``.
+  ///
+  /// - Parameter limits: The limits the instance enforces; `SessionLimits()` by default.
+  /// - Returns: The instance, initialized; a failed initialization is recorded as a test issue.
   public func makeSDK(limits: SessionLimits = SessionLimits()) -> VideoSDK {
     let sdk = VideoSDK()
     let result = sdk.initialize(initParams(limits: limits))
@@ -162,6 +188,10 @@ public final class SessionTestbed {
 
   /// Checks that every member in the session agrees with the service; see
   /// `assertConverged(_:with:session:requireEveryParticipant:sourceLocation:)`.
+  ///
+  /// - Parameters:
+  ///   - name: The session's name; `nil` (the default) for ``sessionName``.
+  ///   - sourceLocation: Where failures are reported.
   public func assertConverged(
     session name: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
   ) {

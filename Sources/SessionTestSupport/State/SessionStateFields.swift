@@ -47,6 +47,8 @@ public struct SessionStateFields: Sendable, Hashable {
   public var isServiceView: Bool
 
   /// Mirrors a state.
+  ///
+  /// - Parameter state: The state whose fields to copy.
   public init(_ state: SessionState) {
     phase = state.phase
     sessionName = state.sessionName
@@ -74,6 +76,12 @@ public struct SessionStateFields: Sendable, Hashable {
   ///     if let service = testbed.serviceState() { expected = .member(2, of: service) }
   ///   })
   /// ```
+  ///
+  /// - Parameters:
+  ///   - myself: The joined member's user id.
+  ///   - service: The service's state of the session at the join.
+  /// - Returns: The service's fields, in session as `myself`, with no chat history, unmute request
+  ///   or error, and not the service's view.
   public static func member(_ myself: UserID, of service: SessionState) -> SessionStateFields {
     var fields = SessionStateFields(service)
     fields.phase = .inSession
@@ -101,6 +109,8 @@ public struct SessionStateFields: Sendable, Hashable {
   /// Participants and shares are compared field by field, so a line names exactly what
   /// differs: `participants[#2].isVideoOn: expected true, got false`.
   ///
+  /// - Parameter actual: The fields found; `self` is the expected side.
+  /// - Returns: One line per differing field, as `field: expected …, got …`; empty when equal.
   /// - Complexity: O(participants + shares + chat messages).
   public func differences(from actual: SessionStateFields) -> [String] {
     var lines = FieldDiff()
@@ -125,6 +135,8 @@ public struct SessionStateFields: Sendable, Hashable {
 extension SharedSessionFacts {
   /// Lines describing each difference from `actual`, field by field; empty when equal.
   ///
+  /// - Parameter actual: The facts found; `self` is the expected side.
+  /// - Returns: One line per differing field, as `field: expected …, got …`; empty when equal.
   /// - Complexity: O(participants + shares).
   public func differences(from actual: SharedSessionFacts) -> [String] {
     var lines = FieldDiff()

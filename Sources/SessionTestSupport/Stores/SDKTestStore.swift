@@ -92,6 +92,11 @@ public final class SDKTestStore {
   }
 
   /// Wraps a testbed member, letting the testbed's network settle after every call.
+  ///
+  /// - Parameters:
+  ///   - sdk: The instance, a member of `testbed`.
+  ///   - testbed: The testbed whose network runs after every call and before every check.
+  ///   - sourceLocation: Where leftovers are reported if the store ends unfinished.
   public convenience init(
     _ sdk: VideoSDK, in testbed: SessionTestbed, sourceLocation: SourceLocation = #_sourceLocation
   ) {
@@ -132,6 +137,11 @@ public final class SDKTestStore {
   /// Calls the SDK and checks the replica against `update`; see
   /// ``perform(_:returns:assert:sourceLocation:)``.
   ///
+  /// - Parameters:
+  ///   - action: The call, given the instance.
+  ///   - update: Changes a mirror of the asserted state into the state expected once the call and
+  ///     the network are done; the default expects no change.
+  ///   - sourceLocation: Where failures are reported.
   /// - Returns: What the call returned, unchecked.
   @discardableResult
   public func perform<Result>(
@@ -207,6 +217,12 @@ public final class SDKTestStore {
   }
 
   /// Receives the next callbacks; see ``receive(_:assert:sourceLocation:)``.
+  ///
+  /// - Parameters:
+  ///   - callbacks: The callbacks, in order.
+  ///   - update: Changes a mirror of the asserted state into the replica as it was right after
+  ///     the last of these callbacks fired; the default expects no change.
+  ///   - sourceLocation: Where failures are reported.
   public func receive(
     _ callbacks: VideoSDKCallback...,
     assert update: (inout SessionStateFields) -> Void = { _ in },
@@ -217,6 +233,10 @@ public final class SDKTestStore {
 
   /// Describes every change the replica made since the state last described, up to now,
   /// without receiving callbacks: for events no callback announces.
+  ///
+  /// - Parameters:
+  ///   - update: Changes a mirror of the asserted state into the replica as it is now.
+  ///   - sourceLocation: Where failures are reported.
   public func assert(
     _ update: (inout SessionStateFields) -> Void,
     sourceLocation: SourceLocation = #_sourceLocation
@@ -237,6 +257,8 @@ public final class SDKTestStore {
 
   /// Ends the test: lets the network settle, then, with exhaustivity on, fails for callbacks
   /// not received and changes not described. Called by `deinit` when the test did not call it.
+  ///
+  /// - Parameter sourceLocation: Where failures are reported.
   public func finish(sourceLocation: SourceLocation = #_sourceLocation) {
     settle()
     isFinished = true

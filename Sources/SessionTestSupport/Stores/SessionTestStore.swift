@@ -92,6 +92,11 @@ public final class SessionTestStore {
 
   /// Sends an event the reducer must reject with `code`, leaving the state exactly as it was
   /// and deriving no callback.
+  ///
+  /// - Parameters:
+  ///   - event: The event the reducer must reject.
+  ///   - code: The rejection code it must give.
+  ///   - sourceLocation: Where failures are reported.
   public func send(
     _ event: SessionEvent,
     rejectedWith code: EventRejection.Code,
@@ -158,6 +163,10 @@ public final class SessionTestStore {
   ///
   /// With exhaustivity on they must be exactly the next ones waiting; off, callbacks before them
   /// are skipped.
+  ///
+  /// - Parameters:
+  ///   - callbacks: The callbacks, in order.
+  ///   - sourceLocation: Where failures are reported.
   public func receive(
     _ callbacks: [VideoSDKCallback], sourceLocation: SourceLocation = #_sourceLocation
   ) {
@@ -182,6 +191,10 @@ public final class SessionTestStore {
   }
 
   /// Receives the next derived callbacks, in order; see ``receive(_:sourceLocation:)``.
+  ///
+  /// - Parameters:
+  ///   - callbacks: The callbacks, in order.
+  ///   - sourceLocation: Where failures are reported.
   public func receive(
     _ callbacks: VideoSDKCallback..., sourceLocation: SourceLocation = #_sourceLocation
   ) {
@@ -195,6 +208,8 @@ public final class SessionTestStore {
 
   /// Ends the test: with exhaustivity on, callbacks still waiting fail. Called by `deinit`
   /// when the test did not call it.
+  ///
+  /// - Parameter sourceLocation: Where failures are reported.
   public func finish(sourceLocation: SourceLocation = #_sourceLocation) {
     isFinished = true
     if exhaustivity == .on, !pending.isEmpty {

@@ -40,7 +40,15 @@ public enum MediaHostOutput: Sendable, Hashable {
 /// > accepted bind with `ServerMessage.media(.bound)` on the member's connection).
 public protocol MediaHost: AnyObject {
   /// Where the host sends its datagrams; called once before any datagram arrives.
+  ///
+  /// - Parameter output: Takes each datagram to send; the host may call it from inside
+  ///   ``receiveDatagram(_:from:now:)``.
   func attachMedia(output: @escaping (MediaHostOutput) -> Void)
   /// A datagram arrived from `endpoint` at `now` (microseconds on the host's clock).
+  ///
+  /// - Parameters:
+  ///   - bytes: The datagram as it arrived; it may be malformed or spoofed.
+  ///   - endpoint: The transport's id for the address it came from.
+  ///   - now: The arrival time, in microseconds on the host's clock.
   func receiveDatagram(_ bytes: [UInt8], from endpoint: MediaEndpointID, now: Int64)
 }

@@ -24,9 +24,14 @@ public protocol MediaLink: AnyObject {
   /// The longest gap between two ``MediaLinkEvent/tick(now:)`` events, in microseconds.
   var tickInterval: Int64 { get }
   /// Starts delivering datagrams and ticks to `handler`.
+  ///
+  /// - Parameter handler: Called with each datagram and tick on the owner's isolation domain,
+  ///   one at a time.
   func start(_ handler: @escaping (MediaLinkEvent) -> Void)
   /// Sends one datagram to the service, at most ``MediaDatagram/maxSize`` bytes; it may be
   /// lost, late, doubled or reordered.
+  ///
+  /// - Parameter datagram: The encoded datagram, at most ``MediaDatagram/maxSize`` bytes.
   func send(_ datagram: [UInt8])
   /// Stops the link: no more events, sends are dropped. Closing twice is harmless.
   func close()
@@ -35,5 +40,7 @@ public protocol MediaLink: AnyObject {
 /// Makes media links to one service; an SDK instance asks for one per joined session.
 public protocol MediaLinkFactory: AnyObject {
   /// A new, unstarted media link.
+  ///
+  /// - Returns: A media link that starts when ``MediaLink/start(_:)`` is called.
   func makeMediaLink() -> any MediaLink
 }

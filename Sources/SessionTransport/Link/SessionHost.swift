@@ -4,6 +4,8 @@ public struct ConnectionID: Hashable, Sendable, Codable, CustomStringConvertible
   public var rawValue: UInt64
 
   /// Creates an id.
+  ///
+  /// - Parameter rawValue: The number.
   public init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
   /// A textual form for logs.
@@ -58,6 +60,10 @@ public struct FanOutGroup: Sendable, Hashable {
   }
 
   /// Whether a transport may reuse what it resolved `other` to for this group.
+  ///
+  /// - Parameter other: A group the transport resolved before.
+  /// - Returns: `true` when both groups have the same nonzero id and the same version; `false`
+  ///   otherwise, and always for an ad-hoc group (id 0).
   public func isCachedAs(_ other: FanOutGroup) -> Bool {
     id != 0 && id == other.id && version == other.version
   }
@@ -98,13 +104,30 @@ public enum HostCloseReason: Sendable, Hashable, CustomStringConvertible {
 /// > caller of a deterministic network). It may call `output` from inside any of its methods.
 public protocol SessionHost: AnyObject {
   /// Where the host sends its outputs; called once before anything else.
+  ///
+  /// - Parameter output: Takes each output; the host may call it from inside any of its methods.
   func attach(output: @escaping (HostOutput) -> Void)
   /// A connection opened.
+  ///
+  /// - Parameters:
+  ///   - connection: The transport's id for the new connection.
+  ///   - now: The current time, in milliseconds on the host's clock.
   func connectionOpened(_ connection: ConnectionID, now: Int64)
   /// A message arrived on a connection.
+  ///
+  /// - Parameters:
+  ///   - message: The decoded message.
+  ///   - connection: The connection it arrived on.
+  ///   - now: The arrival time, in milliseconds on the host's clock.
   func receive(_ message: ClientMessage, from connection: ConnectionID, now: Int64)
   /// A connection closed (either side); the host must not send on it again.
+  ///
+  /// - Parameters:
+  ///   - connection: The connection that closed.
+  ///   - now: The current time, in milliseconds on the host's clock.
   func connectionClosed(_ connection: ConnectionID, now: Int64)
   /// Time passed; run timers due by `now` (milliseconds).
+  ///
+  /// - Parameter now: The current time, in milliseconds on the host's clock.
   func tick(now: Int64)
 }

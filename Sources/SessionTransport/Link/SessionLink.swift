@@ -28,8 +28,13 @@ public enum LinkEvent: Sendable, Hashable {
 /// > ``send(_:)``; owners must queue work that arrives while they are busy rather than recurse.
 public protocol SessionLink: AnyObject {
   /// Starts delivering events to `handler`.
+  ///
+  /// - Parameter handler: Called with each event on the owner's isolation domain, one at a time;
+  ///   nothing more arrives after ``LinkEvent/closed(_:)``.
   func start(_ handler: @escaping (LinkEvent) -> Void)
   /// Sends a message; messages arrive in order or the link closes.
+  ///
+  /// - Parameter message: The message for the service.
   func send(_ message: ClientMessage)
   /// Closes the link. The handler gets no more events. Closing twice is harmless.
   ///
@@ -43,5 +48,7 @@ public protocol SessionLink: AnyObject {
 /// Makes links to one service; an SDK instance asks for a fresh link for each join.
 public protocol SessionLinkFactory: AnyObject {
   /// A new, unstarted link.
+  ///
+  /// - Returns: A link that connects when ``SessionLink/start(_:)`` is called.
   func makeLink() -> any SessionLink
 }

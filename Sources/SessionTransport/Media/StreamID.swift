@@ -34,6 +34,11 @@ public struct StreamID: Sendable, Hashable, Codable, Comparable {
   }
 
   /// Orders by user, then kind, then layer.
+  ///
+  /// - Parameters:
+  ///   - lhs: A stream id.
+  ///   - rhs: Another stream id.
+  /// - Returns: `true` when `lhs` comes before `rhs`.
   public static func < (lhs: StreamID, rhs: StreamID) -> Bool {
     if lhs.user != rhs.user { return lhs.user < rhs.user }
     if lhs.kind != rhs.kind { return lhs.kind.rawValue < rhs.kind.rawValue }

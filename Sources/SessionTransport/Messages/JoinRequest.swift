@@ -22,6 +22,17 @@ public struct JoinRequest: Sendable, Hashable, Codable {
   public var idleTimeoutMinutes: Int?
 
   /// Creates a join request.
+  ///
+  /// - Parameters:
+  ///   - sessionName: The session name (the token's `tpc`).
+  ///   - userName: The display name.
+  ///   - token: The JWT.
+  ///   - password: The session password; `nil` (the default) for none.
+  ///   - connectAudio: Whether audio connects on join; `true` by default.
+  ///   - muteAudio: Whether audio starts muted; `false` by default.
+  ///   - videoOn: Whether the camera starts on; `false` by default.
+  ///   - idleTimeoutMinutes: Minutes a session with one user lives on; `nil` (the default) for
+  ///     the service's default, negative for never.
   public init(
     sessionName: String,
     userName: String,
@@ -55,6 +66,12 @@ public struct ResumeRequest: Sendable, Hashable, Codable {
   public var lastSequence: UInt64
 
   /// Creates a resume request.
+  ///
+  /// - Parameters:
+  ///   - sessionID: The session's id, from the snapshot.
+  ///   - user: The member's user id.
+  ///   - resumeToken: The secret the service gave in ``ServerMessage/joined(_:resumeToken:)``.
+  ///   - lastSequence: The last event sequence the member applied.
   public init(sessionID: String, user: UserID, resumeToken: UInt64, lastSequence: UInt64) {
     self.sessionID = sessionID
     self.user = user

@@ -8,6 +8,10 @@ public struct EventBatch: Sendable, Hashable, Codable {
   public var events: [SessionEvent]
 
   /// Creates a batch.
+  ///
+  /// - Parameters:
+  ///   - firstSequence: The sequence number of the first event.
+  ///   - events: The events, in order; each numbered one more than the one before.
   public init(firstSequence: UInt64, events: [SessionEvent]) {
     self.firstSequence = firstSequence
     self.events = events
