@@ -25,7 +25,9 @@ let package = Package(
     .library(name: "SessionSDK", targets: ["SessionSDK"]),
     .library(name: "SessionTestSupport", targets: ["SessionTestSupport"]),
     .library(name: "LoopbackTransport", targets: ["LoopbackTransport"]),
+    .library(name: "LoopbackFaults", targets: ["LoopbackFaults"]),
     .library(name: "SessionSimulation", targets: ["SessionSimulation"]),
+    .library(name: "LoopbackSimulation", targets: ["LoopbackSimulation"]),
     .executable(name: "sessionsim", targets: ["sessionsim"]),
     .executable(name: "sessionbench", targets: ["sessionbench"]),
     .executable(name: "quickstart-example", targets: ["QuickStartExample"]),
@@ -129,6 +131,18 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    // Tools, not product: the fault proxies (TCP and UDP) and the raw UDP relay baseline.
+    .target(
+      name: "LoopbackFaults",
+      dependencies: [
+        "CLibUV",
+        "SessionCore",
+        "SessionTransport",
+        "LoopbackTransport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+
     // MARK: Simulation runs
     // Scenarios, simulated peers, faults, checks and shrinking, in two modes.
     .target(
@@ -139,7 +153,21 @@ let package = Package(
         "SessionService",
         "SessionSDK",
         "VirtualNetwork",
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    // Loopback mode's world: real sockets, real time, faults by the proxies. Apart, so that
+    // deterministic runs need no libuv.
+    .target(
+      name: "LoopbackSimulation",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+        "SessionService",
+        "SessionSimulation",
         "LoopbackTransport",
+        "LoopbackFaults",
       ],
       swiftSettings: swiftSettings
     ),
@@ -149,6 +177,7 @@ let package = Package(
       name: "sessionsim",
       dependencies: [
         "SessionSimulation",
+        "LoopbackSimulation",
         "SessionCore",
         "SessionTransport",
         "SessionService",
@@ -168,6 +197,7 @@ let package = Package(
         "SessionSDK",
         "SessionSimulation",
         "LoopbackTransport",
+        "LoopbackFaults",
         "VirtualNetwork",
         "CLibUV",
       ],
@@ -226,6 +256,7 @@ let package = Package(
       name: "SessionSimulationTests",
       dependencies: [
         "SessionSimulation",
+        "LoopbackSimulation",
         "VirtualNetwork",
         "SessionCore",
         "SessionSDK",
@@ -278,6 +309,7 @@ let package = Package(
         "SessionSDK",
         "SessionTestSupport",
         "LoopbackTransport",
+        "LoopbackFaults",
       ],
       swiftSettings: swiftSettings
     ),

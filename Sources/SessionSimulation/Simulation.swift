@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionService
 import VirtualNetwork
 
 /// The two ways to run one scenario file.
@@ -9,6 +10,13 @@ public enum SimulationMode: String, Sendable, Hashable, Codable, CaseIterable {
   /// libuv, real sockets on 127.0.0.1 and real time, faults applied by a proxy.
   case loopback
 }
+
+/// Makes loopback mode's world for one run: its seed, the service's configuration and the
+/// scenario. The `LoopbackSimulation` module provides one, `LoopbackWorld.maker`; this module
+/// needs no libuv without it.
+public typealias LoopbackWorldMaker =
+  @Sendable (_ seed: UInt64, _ service: ServiceConfiguration, _ scenario: Scenario) throws ->
+  any SimulationWorld
 
 /// Runs scenarios: one seed, a determinism check, and the trace a replay compares against.
 public enum Simulation {
@@ -32,8 +40,9 @@ public enum Simulation {
     -> Outcome
   {
     let world = try makeWorld(
-      mode, scenario: scenario, seed: options.seed, tracesNetwork: options.keepsTrace)
-    defer { (world as? LoopbackWorld)?.shutdown() }
+      mode, scenario: scenario, seed: options.seed, tracesNetwork: options.keepsTrace,
+      loopbackWorld: options.loopbackWorld)
+    defer { world.shutdown() }
     let runner = ScenarioRunner(scenario: scenario, world: world, options: options)
     let report = try runner.run()
     return Outcome(report: report, trace: runner.traceLines)
@@ -46,10 +55,14 @@ public enum Simulation {
   ///   - scenario: The scenario (its service settings).
   ///   - seed: The run's seed.
   ///   - tracesNetwork: Whether the network's events go into the trace.
+  ///   - loopbackWorld: What makes loopback mode's world (`LoopbackWorld.maker` from
+  ///     `LoopbackSimulation`); `nil` refuses loopback mode.
   /// - Returns: The world.
-  /// - Throws: When a loopback world cannot start.
+  /// - Throws: ``ScenarioError`` for loopback mode without a maker; what the maker throws when
+  ///   a loopback world cannot start.
   public static func makeWorld(
-    _ mode: SimulationMode, scenario: Scenario, seed: UInt64, tracesNetwork: Bool
+    _ mode: SimulationMode, scenario: Scenario, seed: UInt64, tracesNetwork: Bool,
+    loopbackWorld: LoopbackWorldMaker? = nil
   ) throws -> any SimulationWorld {
     var serviceRandom = RandomStreams(seed: seed).stream("service")
     let serviceSeed = serviceRandom.next()
@@ -64,7 +77,13 @@ public enum Simulation {
       return DeterministicWorld(
         seed: seed, service: service, network: network, tracesNetwork: tracesNetwork)
     case .loopback:
-      return try LoopbackWorld(seed: seed, service: service, scenario: scenario)
+      guard let loopbackWorld else {
+        throw ScenarioError(
+          path: "",
+          reason: "loopback mode needs the LoopbackSimulation module: set "
+            + "RunOptions.loopbackWorld to LoopbackWorld.maker")
+      }
+      return try loopbackWorld(seed, service, scenario)
     }
   }
 

@@ -6,6 +6,7 @@ import SessionTransport
 import Synchronization
 import Testing
 
+@testable import LoopbackFaults
 @testable import LoopbackTransport
 
 #if canImport(Glibc)

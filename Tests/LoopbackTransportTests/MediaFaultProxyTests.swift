@@ -1,6 +1,7 @@
 import SessionTransport
 import Testing
 
+@testable import LoopbackFaults
 @testable import LoopbackTransport
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import SessionCore
 import Testing
 
+@testable import LoopbackFaults
 @testable import LoopbackTransport
 
 @Suite("Media proxy lane")

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import LoopbackFaults
 @testable import LoopbackTransport
 
 /// One datagram as a socket's handler saw it.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackSimulation
 import SessionCore
 import SessionSDK
 import SessionService
@@ -32,8 +33,8 @@ import VirtualNetwork
   ) {
     let scenario = try PackageFiles.example("media-impairments")
     let world = try Simulation.makeWorld(
-      mode, scenario: scenario, seed: 1, tracesNetwork: false)
-    defer { (world as? LoopbackWorld)?.shutdown() }
+      mode, scenario: scenario, seed: 1, tracesNetwork: false, loopbackWorld: LoopbackWorld.maker)
+    defer { world.shutdown() }
     let runner = ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 1))
     let samples = Mutex<[String: [Sample]]>([:])
     for time in times {

@@ -1,3 +1,4 @@
+import LoopbackSimulation
 import SessionCore
 import SessionService
 import SessionTransport
@@ -112,7 +113,9 @@ import Testing
       ],
       expect: Expectations(liveness: .seconds(30)))
     try ScenarioLoader.validate(scenario)
-    let outcome = try Simulation.run(scenario, mode: .loopback, options: RunOptions(seed: 1))
+    var options = RunOptions(seed: 1)
+    options.loopbackWorld = LoopbackWorld.maker
+    let outcome = try Simulation.run(scenario, mode: .loopback, options: options)
     #expect(outcome.report.mode == "loopback")
     #expect(outcome.report.passed, "\(outcome.report.failures)")
     #expect(outcome.report.unsupportedFaults == ["pause"])

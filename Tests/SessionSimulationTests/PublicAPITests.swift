@@ -24,7 +24,8 @@ struct PublicAPITests {
   /// The library modules whose surface is checked.
   static let modules = [
     "SessionCore", "SessionTransport", "InProcessTransport", "VirtualNetwork", "SessionService",
-    "SessionSDK", "SessionTestSupport", "LoopbackTransport", "SessionSimulation",
+    "SessionSDK", "SessionTestSupport", "LoopbackTransport", "LoopbackFaults", "SessionSimulation",
+    "LoopbackSimulation",
   ]
 
   /// The repository's root, from this file's path.

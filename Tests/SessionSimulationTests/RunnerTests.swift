@@ -39,6 +39,23 @@ import VirtualNetwork
       scenario, mode: .deterministic, options: RunOptions(seed: seed, keepsTrace: keepsTrace))
   }
 
+  /// Loopback mode lives in `LoopbackSimulation` (this module needs no libuv): without its
+  /// world maker a loopback run is refused with what to do; deterministic runs need none.
+  @Test func loopbackModeWithoutItsWorldMakerIsRefusedWithAClearError() throws {
+    let scenario = Self.room(duration: .seconds(1))
+    #expect(throws: ScenarioError.self) {
+      try Simulation.run(scenario, mode: .loopback, options: RunOptions(seed: 1))
+    }
+    do {
+      _ = try Simulation.run(scenario, mode: .loopback, options: RunOptions(seed: 1))
+    } catch let error as ScenarioError {
+      #expect(error.reason.contains("LoopbackWorld.maker"))
+    }
+    #expect(
+      try Simulation.run(scenario, mode: .deterministic, options: RunOptions(seed: 1))
+        .report.mode == "deterministic")
+  }
+
   @Test func theSameSeedGivesTheSameTraceAndAnotherSeedAnother() throws {
     let scenario = Self.room()
     let first = try Self.run(scenario, seed: 5, keepsTrace: true)

@@ -194,7 +194,7 @@ public final class EventLoop: @unchecked Sendable {
   /// behind ``now``.
   ///
   /// > Important: Loop thread only.
-  var currentTime: UInt64 {
+  package var currentTime: UInt64 {
     assertInEventLoop()
     return max(uv_now(uvLoop), uv_hrtime() / 1_000_000)
   }

@@ -37,7 +37,7 @@ extension EventLoop {
   /// Throws if the loop is shutting down, so that no handle is created that shutdown could miss.
   ///
   /// - Parameter operation: What was about to be created, for the error.
-  func checkAcceptsNewHandles(_ operation: String) throws(UVError) {
+  package func checkAcceptsNewHandles(_ operation: String) throws(UVError) {
     preconditionInEventLoop()
     if local.isShuttingDown {
       throw UVError(.cancelled, operation: "\(operation) (event loop \(name) is shutting down)")

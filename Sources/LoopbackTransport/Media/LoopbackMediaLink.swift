@@ -1,7 +1,7 @@
 import SessionTransport
 
 /// The SDK's end of the loopback media plane: a UDP socket on the client loop that sends to
-/// the server's media port (or a ``MediaFaultProxy``'s port for the peer) and delivers what
+/// the server's media port (or a ``LoopbackFaults/MediaFaultProxy``'s port for the peer) and delivers what
 /// comes back, with a tick every ``tickInterval``.
 ///
 /// Made by a ``LoopbackMediaLinkFactory``. ``start(_:)`` binds a socket on 127.0.0.1 (a port

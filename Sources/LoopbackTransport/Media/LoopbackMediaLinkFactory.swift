@@ -1,7 +1,7 @@
 import SessionTransport
 
 /// Makes ``LoopbackMediaLink``s to one media address: the server's ``LoopbackServer/mediaPort``,
-/// or a peer's port on a ``MediaFaultProxy``. Give it to an SDK instance as `InitParams.media`,
+/// or a peer's port on a ``LoopbackFaults/MediaFaultProxy``. Give it to an SDK instance as `InitParams.media`,
 /// beside the ``LoopbackLinkFactory`` of its signalling.
 ///
 /// ```swift

@@ -168,7 +168,7 @@ extension TCPConnection {
   }
 
   /// Queues raw bytes, with no frame header: for a stream that forwards bytes it read
-  /// (``FaultProxy``). Written with everything else queued this loop turn, in order; the same
+  /// (``LoopbackFaults/FaultProxy``). Written with everything else queued this loop turn, in order; the same
   /// write-queue bound applies.
   ///
   /// - Parameter bytes: The bytes; copied before `send` returns.

@@ -61,7 +61,7 @@ package final class TCPConnection {
   /// dynamic check each cost about a tenth of a frame's handling).
   @exclusivity(unchecked) package var onFrame: ((UnsafeRawBufferPointer) -> Void)?
   /// The connection's bytes as they were read, unframed: for a stream that only forwards them
-  /// (``FaultProxy``). When set, reads skip the frame decoder and ``onFrame`` is not called.
+  /// (``LoopbackFaults/FaultProxy``). When set, reads skip the frame decoder and ``onFrame`` is not called.
   /// Each buffer is lent for the call (it points into the loop's read buffer): copy what you
   /// keep. Set it before the connection starts reading.
   @exclusivity(unchecked) package var onBytes: ((UnsafeRawBufferPointer) -> Void)?

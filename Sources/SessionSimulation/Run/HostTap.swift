@@ -10,7 +10,7 @@ import Synchronization
 /// > loopback mode) and read on the runner's; the record sits behind a mutex, and the
 /// > service is touched only on its own domain (hence `@unchecked Sendable`, which lets a
 /// > loopback server's host factory hand it over).
-final class HostTap: SessionHost, @unchecked Sendable {
+package final class HostTap: SessionHost, @unchecked Sendable {
   /// What the service did with one connection.
   struct ConnectionRecord: Sendable {
     /// The peer it belongs to, once a join or resume named one.
@@ -44,12 +44,12 @@ final class HostTap: SessionHost, @unchecked Sendable {
     var chatLog: [String] = []
   }
 
-  let service: SessionService
+  package let service: SessionService
   private let record = Mutex(Record())
 
-  init(_ service: SessionService) { self.service = service }
+  package init(_ service: SessionService) { self.service = service }
 
-  func attach(output: @escaping (HostOutput) -> Void) {
+  package func attach(output: @escaping (HostOutput) -> Void) {
     // Unowned(unsafe): the tap owns the service, which holds this closure.
     service.attach { [unowned(unsafe) self] item in
       self.record.withLock { record in HostTap.note(item, in: &record) }
@@ -57,11 +57,11 @@ final class HostTap: SessionHost, @unchecked Sendable {
     }
   }
 
-  func connectionOpened(_ connection: ConnectionID, now: Int64) {
+  package func connectionOpened(_ connection: ConnectionID, now: Int64) {
     service.connectionOpened(connection, now: now)
   }
 
-  func receive(_ message: ClientMessage, from connection: ConnectionID, now: Int64) {
+  package func receive(_ message: ClientMessage, from connection: ConnectionID, now: Int64) {
     record.withLock { record in
       switch message {
       case .join(let request): record.pendingNames[connection] = request.userName
@@ -73,7 +73,7 @@ final class HostTap: SessionHost, @unchecked Sendable {
     service.receive(message, from: connection, now: now)
   }
 
-  func connectionClosed(_ connection: ConnectionID, now: Int64) {
+  package func connectionClosed(_ connection: ConnectionID, now: Int64) {
     record.withLock { record in
       if record.connections[connection] != nil {
         record.connections[connection] = ConnectionRecord(closed: true)
@@ -82,16 +82,16 @@ final class HostTap: SessionHost, @unchecked Sendable {
     service.connectionClosed(connection, now: now)
   }
 
-  func tick(now: Int64) { service.tick(now: now) }
+  package func tick(now: Int64) { service.tick(now: now) }
 }
 
 /// The media plane passes straight through: the tap records nothing of it.
 extension HostTap: MediaHost {
-  func attachMedia(output: @escaping (MediaHostOutput) -> Void) {
+  package func attachMedia(output: @escaping (MediaHostOutput) -> Void) {
     service.attachMedia(output: output)
   }
 
-  func receiveDatagram(_ bytes: [UInt8], from endpoint: MediaEndpointID, now: Int64) {
+  package func receiveDatagram(_ bytes: [UInt8], from endpoint: MediaEndpointID, now: Int64) {
     service.receiveDatagram(bytes, from: endpoint, now: now)
   }
 }
@@ -100,7 +100,7 @@ extension HostTap {
 
   /// The chat messages each peer's current connection must have delivered, for connections
   /// that are still open.
-  func expectedChat() -> ExpectedChat {
+  package func expectedChat() -> ExpectedChat {
     record.withLock { record in
       var places: [String: [Range<Int32>]] = [:]
       for (peer, connection) in record.current {

@@ -31,6 +31,9 @@ public struct RunOptions: Sendable {
   /// replica would cost O(n² log n) per event), and this many evenly spaced replicas check at
   /// each liveness checkpoint and at the end.
   public var invariantsOnEveryReplicaUpTo = 100
+  /// What makes loopback mode's world: `LoopbackWorld.maker` from `LoopbackSimulation`;
+  /// `nil` (the default) runs deterministic mode only.
+  public var loopbackWorld: LoopbackWorldMaker?
 
   /// Makes options.
   ///

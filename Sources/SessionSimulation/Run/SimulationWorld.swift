@@ -4,7 +4,7 @@ import SessionTransport
 
 /// Where a run happens: a clock, a way to schedule work on it, links for each peer, the
 /// service, and the faults the mode can inject. ``DeterministicWorld`` is the virtual network
-/// and clock; ``LoopbackWorld`` is libuv, real sockets and real time.
+/// and clock; `LoopbackWorld` (in `LoopbackSimulation`) is libuv, real sockets and real time.
 ///
 /// The runner touches peers and the service only inside work the world runs (scheduled work
 /// and ``perform(_:)``), on the world's one domain: the caller's thread in deterministic mode,
@@ -105,6 +105,9 @@ public protocol SimulationWorld: AnyObject {
   ///
   /// - Returns: One line per message still in flight or held at the end; empty when none was.
   func finish() -> [String]
+  /// Lets go of what the world holds outside the process's memory (loops, sockets), after
+  /// the run; a world that holds nothing does nothing.
+  func shutdown()
 }
 
 /// A fault as a world applies it, peers already resolved to names.
@@ -161,4 +164,7 @@ extension SimulationWorld {
   /// - Parameter name: The session name.
   /// - Returns: Empty.
   public func ghostMembers(ofSession name: String) -> [(user: UserID, peer: String)] { [] }
+
+  /// Nothing to let go of.
+  public func shutdown() {}
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import LoopbackFaults
 import LoopbackTransport
 import SessionCore
 import SessionService

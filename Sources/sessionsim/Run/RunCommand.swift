@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackSimulation
 import SessionSimulation
 
 /// `sessionsim run SCENARIO`: runs a scenario file and prints its verdict.
@@ -124,6 +125,7 @@ let runUsage = """
           progress.clear()
           print(line)
         })
+    options.loopbackWorld = LoopbackWorld.maker
     var report: RunReport
     var trace: [String] = []
     if parser.flag("--check-determinism") {

@@ -4,6 +4,8 @@ import SessionTransport
 import Synchronization
 import Testing
 
+@testable import LoopbackFaults
+
 /// One datagram as a media host saw it.
 struct HostDatagram: Sendable {
   var bytes: [UInt8]

@@ -1,3 +1,5 @@
+import LoopbackTransport
+
 /// A relay with no session logic: every datagram one ``UDPSocket`` receives is forwarded,
 /// unchanged and uncopied, to a list of ports. The raw-libuv baseline an SFU's forwarding is
 /// measured against.

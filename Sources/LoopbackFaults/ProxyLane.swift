@@ -1,3 +1,5 @@
+import LoopbackTransport
+
 /// One way of one proxied connection: the chunks held back, each with the time it may go, and
 /// whether the side they come from has finished. A state machine: the connection feeds it
 /// arrivals and asks it for the next step.

@@ -1,3 +1,4 @@
+import LoopbackTransport
 import SessionCore
 
 /// The faults a ``FaultProxy`` applies to one way of one peer's connections.

@@ -1,3 +1,4 @@
+import LoopbackTransport
 import SessionCore
 
 /// One way of one peer's media through a ``MediaFaultProxy``: the faults, the loss and jitter

@@ -1,3 +1,4 @@
+import LoopbackTransport
 import SessionCore
 
 /// One named peer of a ``FaultProxy``: its listener, its faults, its randomness (one generator

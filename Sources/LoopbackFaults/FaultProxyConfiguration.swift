@@ -1,3 +1,5 @@
+import LoopbackTransport
+
 /// The limits of a ``FaultProxy``.
 ///
 /// A value; `Sendable`. Times are milliseconds.

@@ -1,6 +1,8 @@
+import LoopbackFaults
 import LoopbackTransport
 import SessionCore
 import SessionService
+import SessionSimulation
 import SessionTransport
 import Synchronization
 
@@ -12,7 +14,7 @@ import Synchronization
 
 /// The loopback mode: the service in a ``LoopbackTransport/LoopbackServer`` on 127.0.0.1, the
 /// SDK instances on a client loop, each peer's TCP connection through a
-/// ``LoopbackTransport/FaultProxy`` that applies its delay, loss (as retransmission delay),
+/// ``LoopbackFaults/FaultProxy`` that applies its delay, loss (as retransmission delay),
 /// partitions and kills. Real sockets and real time: a run of 60 s takes 60 s.
 ///
 /// With a media plane each peer's media goes over UDP through the proxy's media half, which
@@ -23,6 +25,11 @@ import Synchronization
 /// > Important: Made and driven from one thread that is neither loop's; scheduled work and
 /// > ``perform(_:)`` run on the client loop, which owns every SDK instance and the proxy.
 public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
+  /// What ``SessionSimulation/RunOptions/loopbackWorld`` takes to run loopback mode.
+  public static let maker: LoopbackWorldMaker = { seed, service, scenario in
+    try LoopbackWorld(seed: seed, service: service, scenario: scenario)
+  }
+
   private let server: LoopbackServer<HostTap>
   private let tap: HostTap
   /// The client loop: SDK instances, their links, the proxy.

@@ -1,3 +1,5 @@
+import LoopbackTransport
+
 /// What a ``FaultProxy`` did for one peer, over all of its connections so far.
 ///
 /// A value; `Sendable`. Bytes count what the proxy wrote on to the other side.

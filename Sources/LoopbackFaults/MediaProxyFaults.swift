@@ -1,3 +1,5 @@
+import LoopbackTransport
+
 /// A capacity limit on one way of a peer's media through a ``MediaFaultProxy``: datagrams are
 /// serialised at a rate behind a queue that drops at its tail, as a bottleneck link does.
 ///

@@ -1,4 +1,6 @@
-/// A TCP proxy on a libuv loop between SDK peers and a ``LoopbackServer``, applying network
+import LoopbackTransport
+
+/// A TCP proxy on a libuv loop between SDK peers and a ``LoopbackTransport/LoopbackServer``, applying network
 /// faults per peer and per direction: added delay, loss (as TCP shows it: retransmission
 /// delay), partitions, and kills.
 ///
@@ -39,7 +41,7 @@
 ///   they held is dropped. The listener stays, so the peer may reconnect.
 ///
 /// **Slow sides.** A side that doesn't read what the proxy forwards fills its write queue; past
-/// ``TCPConfiguration/maxQueuedWriteBytes`` (of ``FaultProxyConfiguration/tcp``) the
+/// ``LoopbackTransport/TCPConfiguration/maxQueuedWriteBytes`` (of ``FaultProxyConfiguration/tcp``) the
 /// connection is reset on both sides and counted in ``ProxyPeerStatistics/resets``.
 ///
 /// **Bad input.** Calls naming a peer that has no listener change nothing and return `false`;
@@ -48,8 +50,8 @@
 /// ``listen(peer:)`` for a peer that listens already returns the same port.
 ///
 /// > Important: Loop-confined, like the other loop objects: create it and call it on its
-/// > loop's thread only (from ``EventLoop/execute(_:)`` or loop callbacks); carry it across
-/// > threads in a ``LoopBound``. The loop keeps its listeners and connections alive until
+/// > loop's thread only (from ``LoopbackTransport/EventLoop/execute(_:)`` or loop callbacks); carry it across
+/// > threads in a ``LoopbackTransport/LoopBound``. The loop keeps its listeners and connections alive until
 /// > ``shutdown()`` (or the loop's own shutdown) closed them.
 public final class FaultProxy {
   /// The longest delay (and retransmission delay) the proxy applies: one day, in ms.
@@ -82,7 +84,7 @@ public final class FaultProxy {
   ///   - seed: The only randomness (loss draws), split per peer and direction so that one
   ///     peer's draws do not depend on another's traffic.
   ///   - configuration: Limits: bytes held, retransmission caps, TCP limits.
-  ///   - mediaUpstreamPort: The server's media port (``LoopbackServer/mediaPort``), to proxy
+  ///   - mediaUpstreamPort: The server's media port (``LoopbackTransport/LoopbackServer/mediaPort``), to proxy
   ///     each peer's media too (``media``); `nil` (the default) for signalling only.
   ///   - mediaConfiguration: The media half's limits.
   /// - Throws: ``FaultProxyError/invalidUpstreamPort`` for port 0 (either); `UVError` if the
@@ -364,6 +366,6 @@ public final class FaultProxy {
   }
 }
 
-/// Loop-confined: use ``LoopBound`` to pass a proxy between threads.
+/// Loop-confined: use ``LoopbackTransport/LoopBound`` to pass a proxy between threads.
 @available(*, unavailable)
 extension FaultProxy: Sendable {}

@@ -1,3 +1,5 @@
+import LoopbackTransport
+
 /// One connection through a ``FaultProxy``: the peer's side (accepted on the peer's listener),
 /// the server's side (connected upstream), and a ``ProxyLane`` with a timer each way.
 ///

@@ -1,3 +1,5 @@
+import LoopbackTransport
+
 /// Which way through a ``FaultProxy`` a fault applies: `uplink` is the peer's bytes on their way
 /// to the server, `downlink` the server's on their way to the peer, `both` either.
 ///

@@ -1,3 +1,4 @@
+import LoopbackTransport
 import SessionCore
 
 /// One named peer of a ``MediaFaultProxy``: its UDP socket, the port of the peer's media link

@@ -1,4 +1,6 @@
-/// A UDP proxy on a libuv loop between SDK peers' media links and a ``LoopbackServer``'s media
+import LoopbackTransport
+
+/// A UDP proxy on a libuv loop between SDK peers' media links and a ``LoopbackTransport/LoopbackServer``'s media
 /// plane, applying network faults per peer and per direction: delay, jitter, random loss, a
 /// bandwidth cap, partitions, and kills. The media half of a ``FaultProxy``, which drives it
 /// with its own per-peer calls; it works alone too.
@@ -54,7 +56,7 @@ public final class MediaFaultProxy {
   ///
   /// - Parameters:
   ///   - loop: The loop; the caller must be on its thread.
-  ///   - upstreamPort: The server's media port (``LoopbackServer/mediaPort``).
+  ///   - upstreamPort: The server's media port (``LoopbackTransport/LoopbackServer/mediaPort``).
   ///   - seed: The only randomness.
   ///   - configuration: The proxy's limits.
   /// - Throws: ``FaultProxyError/invalidUpstreamPort`` for port 0; `UVError` if the loop is
@@ -246,6 +248,6 @@ public final class MediaFaultProxy {
   }
 }
 
-/// Loop-confined: use ``LoopBound`` to pass a proxy between threads.
+/// Loop-confined: use ``LoopbackTransport/LoopBound`` to pass a proxy between threads.
 @available(*, unavailable)
 extension MediaFaultProxy: Sendable {}
