@@ -1,7 +1,6 @@
 import Foundation
 import SessionCore
 import SessionSDK
-import SessionService
 
 /// The quick start as a scripted scene: the seed's app (`StartView`, `SessionView.ViewModel`)
 /// on the shared instance, as Alice, and two more users, Bob and Carol, each with an instance

@@ -1,3 +1,5 @@
+import SessionCore
+
 /// Mints HS256 session tokens, as the Zoom samples' `Scripts/JWTGenerator.swift` does.
 ///
 /// For simulations and tests: real apps mint tokens on a backend, never with the secret on the

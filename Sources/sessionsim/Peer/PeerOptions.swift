@@ -1,3 +1,4 @@
+import SessionCore
 import SessionService
 
 #if canImport(Glibc)
