@@ -1,4 +1,5 @@
 import LoopbackTransport
+import SessionTransport
 
 /// A TCP proxy on a libuv loop between SDK peers and a ``LoopbackTransport/LoopbackServer``, applying network
 /// faults per peer and per direction: added delay, loss (as TCP shows it: retransmission
@@ -182,7 +183,7 @@ public final class FaultProxy {
   ///   - direction: Which way (`uplink` = peer to server).
   /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
   @discardableResult
-  public func setDelay(_ milliseconds: Int64, peer: String, direction: ProxyDirection) -> Bool {
+  public func setDelay(_ milliseconds: Int64, peer: String, direction: LinkDirections) -> Bool {
     let done = update(peer) { $0.update(direction) { $0.delay = Self.clampDelay(milliseconds) } }
     if done { media?.setDelay(milliseconds, peer: peer, direction: direction) }
     return done
@@ -202,7 +203,7 @@ public final class FaultProxy {
   @discardableResult
   public func setLoss(
     _ probability: Double, retransmissionDelay: Int64 = 200, peer: String,
-    direction: ProxyDirection
+    direction: LinkDirections
   ) -> Bool {
     let probability = probability.isNaN ? 0 : min(max(probability, 0), 1)
     let retransmission = Self.clampDelay(retransmissionDelay)
@@ -226,7 +227,7 @@ public final class FaultProxy {
   /// - Returns: `false`, changing nothing, without a media half, for a peer the proxy doesn't
   ///   know, or once shut down.
   @discardableResult
-  public func setJitter(_ milliseconds: Int64, peer: String, direction: ProxyDirection) -> Bool {
+  public func setJitter(_ milliseconds: Int64, peer: String, direction: LinkDirections) -> Bool {
     loop.assertInEventLoop()
     return media?.setJitter(milliseconds, peer: peer, direction: direction) ?? false
   }
@@ -241,7 +242,7 @@ public final class FaultProxy {
   /// - Returns: `false`, changing nothing, without a media half, for a peer the proxy doesn't
   ///   know, or once shut down.
   @discardableResult
-  public func setBandwidth(_ cap: MediaBandwidthCap?, peer: String, direction: ProxyDirection)
+  public func setBandwidth(_ cap: MediaBandwidthCap?, peer: String, direction: LinkDirections)
     -> Bool
   {
     loop.assertInEventLoop()
@@ -259,7 +260,7 @@ public final class FaultProxy {
   ///   - direction: Which way; both by default.
   /// - Returns: `false`, changing nothing, if any name is unknown or the proxy is shut down.
   @discardableResult
-  public func partition(_ peers: Set<String>, direction: ProxyDirection = .both) -> Bool {
+  public func partition(_ peers: Set<String>, direction: LinkDirections = .both) -> Bool {
     loop.assertInEventLoop()
     guard !isShutDown else { return false }
     let records = peers.compactMap { peersByName[$0] }

@@ -1,4 +1,5 @@
 import LoopbackTransport
+import SessionTransport
 
 /// A UDP proxy on a libuv loop between SDK peers' media links and a ``LoopbackTransport/LoopbackServer``'s media
 /// plane, applying network faults per peer and per direction: delay, jitter, random loss, a
@@ -128,7 +129,7 @@ public final class MediaFaultProxy {
   ///   - direction: Which way (`uplink` = peer to server).
   /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
   @discardableResult
-  public func setDelay(_ milliseconds: Int64, peer: String, direction: ProxyDirection) -> Bool {
+  public func setDelay(_ milliseconds: Int64, peer: String, direction: LinkDirections) -> Bool {
     let delay = Self.clampDelay(milliseconds)
     return update(peer, direction) { $0.delay = delay }
   }
@@ -142,7 +143,7 @@ public final class MediaFaultProxy {
   ///   - direction: Which way.
   /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
   @discardableResult
-  public func setJitter(_ milliseconds: Int64, peer: String, direction: ProxyDirection) -> Bool {
+  public func setJitter(_ milliseconds: Int64, peer: String, direction: LinkDirections) -> Bool {
     let jitter = Self.clampDelay(milliseconds)
     return update(peer, direction) { $0.jitter = jitter }
   }
@@ -155,7 +156,7 @@ public final class MediaFaultProxy {
   ///   - direction: Which way.
   /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
   @discardableResult
-  public func setLoss(_ probability: Double, peer: String, direction: ProxyDirection) -> Bool {
+  public func setLoss(_ probability: Double, peer: String, direction: LinkDirections) -> Bool {
     let probability = probability.isNaN ? 0 : min(max(probability, 0), 1)
     return update(peer, direction) { $0.lossProbability = probability }
   }
@@ -168,7 +169,7 @@ public final class MediaFaultProxy {
   ///   - direction: Which way.
   /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
   @discardableResult
-  public func setBandwidth(_ cap: MediaBandwidthCap?, peer: String, direction: ProxyDirection)
+  public func setBandwidth(_ cap: MediaBandwidthCap?, peer: String, direction: LinkDirections)
     -> Bool
   {
     let cap = cap.map {
@@ -185,7 +186,7 @@ public final class MediaFaultProxy {
   ///   - direction: Which way; both by default.
   /// - Returns: `false`, changing nothing, if any name is unknown or the proxy is shut down.
   @discardableResult
-  public func partition(_ peers: Set<String>, direction: ProxyDirection = .both) -> Bool {
+  public func partition(_ peers: Set<String>, direction: LinkDirections = .both) -> Bool {
     loop.assertInEventLoop()
     guard !isShutDown else { return false }
     let records = peers.compactMap { peersByName[$0] }
@@ -235,7 +236,7 @@ public final class MediaFaultProxy {
   // MARK: Plumbing
 
   private func update(
-    _ peer: String, _ direction: ProxyDirection, _ change: (inout MediaLaneFaults) -> Void
+    _ peer: String, _ direction: LinkDirections, _ change: (inout MediaLaneFaults) -> Void
   ) -> Bool {
     loop.assertInEventLoop()
     guard !isShutDown, let record = peersByName[peer] else { return false }

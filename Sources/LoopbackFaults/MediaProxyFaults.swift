@@ -1,4 +1,5 @@
 import LoopbackTransport
+import SessionTransport
 
 /// A capacity limit on one way of a peer's media through a ``MediaFaultProxy``: datagrams are
 /// serialised at a rate behind a queue that drops at its tail, as a bottleneck link does.
@@ -77,9 +78,9 @@ public struct MediaLaneFaults: Hashable, Sendable, Codable {
 }
 
 /// The faults a ``MediaFaultProxy`` applies to one peer's media, each way.
-public typealias MediaProxyPeerFaults = ProxyWays<MediaLaneFaults>
+public typealias MediaProxyPeerFaults = PerDirection<MediaLaneFaults>
 
-extension ProxyWays where Lane == MediaLaneFaults {
+extension PerDirection where Lane == MediaLaneFaults {
   /// Creates faults; the defaults are none.
   public init() {
     self.init(uplink: MediaLaneFaults(), downlink: MediaLaneFaults())
@@ -175,7 +176,7 @@ public struct MediaProxyPeerStatistics: Hashable, Sendable, Codable {
     self.datagramsHeld = datagramsHeld
   }
 
-  subscript(way: ProxyWay) -> MediaProxyLaneStatistics {
+  subscript(way: LinkDirection) -> MediaProxyLaneStatistics {
     get {
       switch way {
       case .uplink: uplink

@@ -1,5 +1,6 @@
 import LoopbackTransport
 import SessionCore
+import SessionTransport
 
 /// One named peer of a ``MediaFaultProxy``: its UDP socket, the port of the peer's media link
 /// it learnt, a ``MediaProxyLane`` and a timer each way, and its counters.
@@ -86,7 +87,7 @@ final class MediaProxyPeer {
   // MARK: Forwarding
 
   private func received(_ bytes: UnsafeRawBufferPointer, from port: UInt16) {
-    let way: ProxyWay
+    let way: LinkDirection
     if port == upstreamPort {
       way = .downlink
     } else {
@@ -112,7 +113,7 @@ final class MediaProxyPeer {
     }
   }
 
-  private func send(_ bytes: UnsafeRawBufferPointer, _ way: ProxyWay) {
+  private func send(_ bytes: UnsafeRawBufferPointer, _ way: LinkDirection) {
     let target = way == .uplink ? upstreamPort : clientPort
     guard let target, socket.trySend(lent: bytes, to: target) else {
       statistics[way].sendDropped += 1
@@ -123,7 +124,7 @@ final class MediaProxyPeer {
   }
 
   /// Writes on what is due going `way`, then waits for the next datagram held.
-  private func pump(_ way: ProxyWay) {
+  private func pump(_ way: LinkDirection) {
     guard !isClosed else { return }
     let timer = way == .uplink ? uplinkTimer : downlinkTimer
     while true {
@@ -168,7 +169,7 @@ final class MediaProxyPeer {
     socket.close()
   }
 
-  private func withLane<Result>(_ way: ProxyWay, _ body: (inout MediaProxyLane) -> Result)
+  private func withLane<Result>(_ way: LinkDirection, _ body: (inout MediaProxyLane) -> Result)
     -> Result
   {
     switch way {

@@ -1,4 +1,5 @@
 import LoopbackTransport
+import SessionTransport
 
 /// One connection through a ``FaultProxy``: the peer's side (accepted on the peer's listener),
 /// the server's side (connected upstream), and a ``ProxyLane`` with a timer each way.
@@ -83,7 +84,7 @@ final class ProxyConnection {
   // MARK: Forwarding
 
   /// A side read `bytes`, going `way`.
-  private func received(_ bytes: UnsafeRawBufferPointer, _ way: ProxyWay) {
+  private func received(_ bytes: UnsafeRawBufferPointer, _ way: LinkDirection) {
     guard !isEnded else { return }
     let target = self.target(of: way)
     guard !target.isClosed else { return }  // the other side is gone; nobody to tell
@@ -107,7 +108,7 @@ final class ProxyConnection {
   }
 
   /// Writes on what is due going `way`, then waits for the next chunk (or for a heal).
-  func pump(_ way: ProxyWay) {
+  func pump(_ way: LinkDirection) {
     guard !isEnded else { return }
     let target = self.target(of: way)
     let timer = self.timer(of: way)
@@ -148,7 +149,7 @@ final class ProxyConnection {
     case .peerClosed:
       // That side ended its way: what it sent goes on, then the other side closes. Nothing
       // more can reach it.
-      let (from, to): (ProxyWay, ProxyWay) =
+      let (from, to): (LinkDirection, LinkDirection) =
         side == .peer ? (.uplink, .downlink) : (.downlink, .uplink)
       withLane(to) { $0.discard() }
       timer(of: to).cancel()
@@ -206,21 +207,22 @@ final class ProxyConnection {
 
   // MARK: Plumbing
 
-  private func target(of way: ProxyWay) -> TCPConnection {
+  private func target(of way: LinkDirection) -> TCPConnection {
     switch way {
     case .uplink: upstream
     case .downlink: downstream
     }
   }
 
-  private func timer(of way: ProxyWay) -> UVTimer {
+  private func timer(of way: LinkDirection) -> UVTimer {
     switch way {
     case .uplink: uplinkTimer
     case .downlink: downlinkTimer
     }
   }
 
-  private func withLane<Result>(_ way: ProxyWay, _ body: (inout ProxyLane) -> Result) -> Result {
+  private func withLane<Result>(_ way: LinkDirection, _ body: (inout ProxyLane) -> Result) -> Result
+  {
     switch way {
     case .uplink: body(&uplink)
     case .downlink: body(&downlink)

@@ -1,5 +1,6 @@
 import LoopbackTransport
 import SessionCore
+import SessionTransport
 
 /// The faults a ``FaultProxy`` applies to one way of one peer's connections.
 ///
@@ -66,7 +67,7 @@ public struct ProxyLaneFaults: Hashable, Sendable, Codable {
 /// both this shape.
 ///
 /// A value; `Sendable`.
-public struct ProxyWays<Lane: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
+public struct PerDirection<Lane: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
   /// Peer to server.
   public var uplink: Lane
   /// Server to peer.
@@ -83,7 +84,7 @@ public struct ProxyWays<Lane: Hashable & Sendable & Codable>: Hashable, Sendable
   }
 
   /// The value of one way.
-  subscript(way: ProxyWay) -> Lane {
+  subscript(way: LinkDirection) -> Lane {
     get {
       switch way {
       case .uplink: uplink
@@ -99,15 +100,15 @@ public struct ProxyWays<Lane: Hashable & Sendable & Codable>: Hashable, Sendable
   }
 
   /// Applies `change` to every way `direction` includes.
-  mutating func update(_ direction: ProxyDirection, _ change: (inout Lane) -> Void) {
-    for way in ProxyWay.allCases where direction.includes(way) { change(&self[way]) }
+  mutating func update(_ direction: LinkDirections, _ change: (inout Lane) -> Void) {
+    for way in LinkDirection.allCases where direction.includes(way) { change(&self[way]) }
   }
 }
 
 /// The faults a ``FaultProxy`` applies to one peer's connections, each way.
-public typealias ProxyPeerFaults = ProxyWays<ProxyLaneFaults>
+public typealias ProxyPeerFaults = PerDirection<ProxyLaneFaults>
 
-extension ProxyWays where Lane == ProxyLaneFaults {
+extension PerDirection where Lane == ProxyLaneFaults {
   /// Creates faults; the defaults are none.
   public init() {
     self.init(uplink: ProxyLaneFaults(), downlink: ProxyLaneFaults())

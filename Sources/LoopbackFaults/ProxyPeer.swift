@@ -1,5 +1,6 @@
 import LoopbackTransport
 import SessionCore
+import SessionTransport
 
 /// One named peer of a ``FaultProxy``: its listener, its faults, its randomness (one generator
 /// each way) and its counters, and the connections open through it.
@@ -30,7 +31,7 @@ final class ProxyPeer {
   }
 
   /// The penalty a chunk going `way` draws for losses, counted in the statistics.
-  func drawPenalty(_ way: ProxyWay, configuration: FaultProxyConfiguration) -> UInt64 {
+  func drawPenalty(_ way: LinkDirection, configuration: FaultProxyConfiguration) -> UInt64 {
     let cap = UInt64(configuration.maxRetransmissionDelay)
     let maxLosses = configuration.maxLossesPerChunk
     let penalty =
@@ -47,7 +48,7 @@ final class ProxyPeer {
   }
 
   /// Counts bytes forwarded `way`.
-  func countForwarded(_ count: Int, _ way: ProxyWay) {
+  func countForwarded(_ count: Int, _ way: LinkDirection) {
     switch way {
     case .uplink: statistics.bytesUplink += count
     case .downlink: statistics.bytesDownlink += count

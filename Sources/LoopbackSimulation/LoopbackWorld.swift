@@ -43,7 +43,7 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     var skews: [String: Int64] = [:]
     var dead: Set<String> = []
     /// Partitions and holds in force, as the proxy was told them.
-    var cuts: [String: ProxyDirection] = [:]
+    var cuts: [String: LinkDirections] = [:]
     /// Whether the run has a media plane.
     var hasMedia = false
   }
@@ -226,7 +226,7 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
       let bHasService = b.contains("service")
       guard aHasService != bHasService else { return a.isEmpty || b.isEmpty }
       let peers = aHasService ? b : a
-      let direction: ProxyDirection =
+      let direction: LinkDirections =
         oneWay ? (aHasService ? .downlink : .uplink) : .both
       for peer in peers { cut(peer, direction) }
       return true
@@ -235,7 +235,7 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
       proxy.heal()
       return true
     case .hold(let peer, let direction):
-      cut(peer, ProxyDirection(direction))
+      cut(peer, direction)
       return true
     case .release(let peer, _):
       let remaining = state.withLock { state in
@@ -256,7 +256,7 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
       state.withLock { $0.skews[peer] = skew }
       return true
     case .impair(let peer, let direction, let link):
-      let lane = ProxyDirection(direction)
+      let lane = direction
       _ = proxy.setDelay(link.delay?.milliseconds ?? 0, peer: peer, direction: lane)
       _ = proxy.setLoss(link.loss ?? 0, peer: peer, direction: lane)
       // Jitter and a bandwidth cap act on media only (TCP keeps its order and its rate).
@@ -274,7 +274,7 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     }
   }
 
-  private func cut(_ peer: String, _ direction: ProxyDirection) {
+  private func cut(_ peer: String, _ direction: LinkDirections) {
     state.withLock { $0.cuts[peer] = direction }
     _ = proxy.value.partition([peer], direction: direction)
   }
@@ -299,16 +299,6 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     try? loop.runBlocking { proxy.value.shutdown() }
     _ = loop.shutdown()
     _ = server.shutdown()
-  }
-}
-
-extension ProxyDirection {
-  fileprivate init(_ direction: FaultDirection) {
-    switch direction {
-    case .uplink: self = .uplink
-    case .downlink: self = .downlink
-    case .both: self = .both
-    }
   }
 }
 

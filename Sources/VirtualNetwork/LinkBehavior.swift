@@ -1,10 +1,4 @@
-/// One direction of a peer's access link.
-public enum LinkDirection: String, Sendable, Hashable, Codable, CaseIterable {
-  /// From the peer towards the service (or another node).
-  case uplink
-  /// From the service (or another node) towards the peer.
-  case downlink
-}
+import SessionTransport
 
 /// How the variable part of a one-way delay is distributed, in milliseconds, on top of
 /// ``LinkBehavior/minimumDelay``.

@@ -1,3 +1,5 @@
+import SessionTransport
+
 /// Behaviour and faults: they take effect for messages sent from now on, and for held ones
 /// when they are released.
 extension VirtualNetwork {

@@ -1,4 +1,5 @@
 import Foundation
+import SessionTransport
 import Testing
 
 @testable import SessionSimulation

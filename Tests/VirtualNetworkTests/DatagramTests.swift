@@ -1,3 +1,4 @@
+import SessionTransport
 import Testing
 import VirtualNetwork
 

@@ -1,5 +1,6 @@
 import SessionCore
 import SessionSDK
+import SessionTransport
 import VirtualNetwork
 
 extension ScenarioRunner {
@@ -121,7 +122,7 @@ extension ScenarioRunner {
     peer.life = .alive
   }
 
-  func restore(_ peer: SimulatedPeer, _ directions: [FaultDirection]) {
+  func restore(_ peer: SimulatedPeer, _ directions: [LinkDirections]) {
     let base = baseLinks[peer.name] ?? NetworkSpec()
     for direction in directions {
       apply(.impair(peer.name, direction, base.link(uplink: direction == .uplink)))
@@ -164,7 +165,7 @@ extension ScenarioRunner {
     }
   }
 
-  static func directions(_ direction: FaultDirection) -> [FaultDirection] {
+  static func directions(_ direction: LinkDirections) -> [LinkDirections] {
     direction == .both ? [.uplink, .downlink] : [direction]
   }
 
@@ -227,7 +228,7 @@ extension ScenarioRunner {
             faults.append(
               FaultSpec(at: at, .partition, groups: [[peer], ["service"]], for: length))
           case .hold:
-            let direction: FaultDirection = random.next() & 1 == 0 ? .uplink : .downlink
+            let direction: LinkDirections = random.next() & 1 == 0 ? .uplink : .downlink
             faults.append(FaultSpec(at: at, .hold, peers: peer, direction: direction, for: length))
           case .kill:
             faults.append(FaultSpec(at: at, .kill, peers: peer, for: length))

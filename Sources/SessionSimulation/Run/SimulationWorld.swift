@@ -117,9 +117,9 @@ public enum WorldFault: Sendable, Hashable, CustomStringConvertible {
   /// Heal every partition and release every hold.
   case heal
   /// Hold a direction of a peer's link.
-  case hold(String, FaultDirection)
+  case hold(String, LinkDirections)
   /// Release it.
-  case release(String, FaultDirection)
+  case release(String, LinkDirections)
   /// The peer's node dies.
   case kill(String)
   /// The peer's node lives again (a fresh process).
@@ -135,7 +135,7 @@ public enum WorldFault: Sendable, Hashable, CustomStringConvertible {
   /// The peer's clock moves by this many milliseconds (total skew).
   case clockSkew(String, Int64)
   /// The peer's link gets this behaviour in a direction.
-  case impair(String, FaultDirection, LinkSpec)
+  case impair(String, LinkDirections, LinkSpec)
 
   /// A short description, for logs and reports.
   public var description: String {

@@ -1,3 +1,5 @@
+import SessionTransport
+
 /// A fault at a time. Peers are named by name or `*` pattern; `"service"` names the service's
 /// side of a partition.
 ///
@@ -50,7 +52,7 @@ public struct FaultSpec: Sendable, Hashable, Codable {
   /// Whether a partition blocks only `groups[0]` → `groups[1]`.
   public var oneWay: Bool?
   /// Which direction a hold or impairment affects (default both).
-  public var direction: FaultDirection?
+  public var direction: LinkDirections?
   /// How long until the fault undoes itself.
   public var duration: SimDuration?
   /// The clock skew, in milliseconds.
@@ -74,7 +76,7 @@ public struct FaultSpec: Sendable, Hashable, Codable {
   ///   - network: An impairment's link.
   public init(
     at: SimDuration, _ kind: Kind, peers: String? = nil, groups: [[String]]? = nil,
-    oneWay: Bool? = nil, direction: FaultDirection? = nil, for duration: SimDuration? = nil,
+    oneWay: Bool? = nil, direction: LinkDirections? = nil, for duration: SimDuration? = nil,
     skewMilliseconds: Int64? = nil, network: NetworkSpec? = nil
   ) {
     self.at = at
@@ -94,16 +96,6 @@ public struct FaultSpec: Sendable, Hashable, Codable {
     case skewMilliseconds = "skewMs"
     case network
   }
-}
-
-/// Which way a fault acts on a peer's link.
-public enum FaultDirection: String, Sendable, Hashable, Codable, CaseIterable {
-  /// Peer → service.
-  case uplink
-  /// Service → peer.
-  case downlink
-  /// Both.
-  case both
 }
 
 /// A fault as a random process: at `perMinute` on average (Poisson), from `start` until `end`

@@ -1,3 +1,5 @@
+import SessionTransport
+
 /// Builds a ``Scenario`` in Swift, step by step, on the same model a scenario file decodes to:
 /// a builder-made scenario and the file that says the same thing are equal values.
 ///
@@ -267,7 +269,7 @@ public struct ScenarioBuilder: Sendable, Hashable {
   /// - Returns: The builder with it.
   public func fault(
     at time: SimDuration, _ kind: FaultSpec.Kind, peers: String? = nil,
-    groups: [[String]]? = nil, oneWay: Bool? = nil, direction: FaultDirection? = nil,
+    groups: [[String]]? = nil, oneWay: Bool? = nil, direction: LinkDirections? = nil,
     for duration: SimDuration? = nil, skewMilliseconds: Int64? = nil,
     network: NetworkSpec? = nil
   ) -> ScenarioBuilder {

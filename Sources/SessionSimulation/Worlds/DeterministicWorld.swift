@@ -161,9 +161,9 @@ public final class DeterministicWorld: SimulationWorld {
     case .heal:
       network.heal()
     case .hold(let peer, let direction):
-      for side in Self.sides(direction) { network.hold(peer: peer, direction: side) }
+      for side in direction.directions { network.hold(peer: peer, direction: side) }
     case .release(let peer, let direction):
-      for side in Self.sides(direction) { network.release(peer: peer, direction: side) }
+      for side in direction.directions { network.release(peer: peer, direction: side) }
     case .kill(let peer):
       network.kill(peer: peer)
     case .revive(let peer):
@@ -186,7 +186,7 @@ public final class DeterministicWorld: SimulationWorld {
     case .clockSkew(let peer, let skew):
       network.setClockSkew(peer: peer, milliseconds: skew)
     case .impair(let peer, let direction, let link):
-      for side in Self.sides(direction) {
+      for side in direction.directions {
         network.setBehavior(link.behavior, peer: peer, direction: side)
       }
     }
@@ -209,14 +209,6 @@ public final class DeterministicWorld: SimulationWorld {
   private static func micro(_ milliseconds: Int64) -> Int64 {
     milliseconds.multipliedReportingOverflow(by: 1_000).overflow
       ? Int64.max / 2 : milliseconds * 1_000
-  }
-
-  private static func sides(_ direction: FaultDirection) -> [LinkDirection] {
-    switch direction {
-    case .uplink: [.uplink]
-    case .downlink: [.downlink]
-    case .both: [.uplink, .downlink]
-    }
   }
 }
 
