@@ -46,7 +46,7 @@ struct MediaProxyLane {
   }
 
   var faults = MediaLaneFaults()
-  private var random: SplitMix64
+  private var random: SimulationRandom
   let maxHeldBytes: Int
   private var held: [Held] = []
   private var head = 0
@@ -57,7 +57,7 @@ struct MediaProxyLane {
   /// When the bandwidth queue is empty again (µs).
   private var busyUntil: Int64 = 0
 
-  init(random: SplitMix64, maxHeldBytes: Int) {
+  init(random: SimulationRandom, maxHeldBytes: Int) {
     self.random = random
     self.maxHeldBytes = maxHeldBytes
   }
@@ -133,7 +133,7 @@ struct MediaProxyLane {
   }
 
   /// A uniform draw in `0..<1` with 53 random bits.
-  private static func uniform(_ random: inout SplitMix64) -> Double {
+  private static func uniform(_ random: inout SimulationRandom) -> Double {
     Double(random.next() >> 11) * 0x1p-53
   }
 

@@ -65,11 +65,11 @@ final class MediaProxyPeer {
     self.uplinkTimer = uplinkTimer
     self.downlinkTimer = downlinkTimer
     // Its own streams, apart from the TCP proxy's: the name's hash mixed with "media".
-    var split = SplitMix64(seed: seed ^ ProxyPeer.nameHash(name) ^ 0x6D65_6469_61)
+    var split = SimulationRandom(seed: seed ^ ProxyPeer.nameHash(name) ^ 0x6D65_6469_61)
     uplink = MediaProxyLane(
-      random: SplitMix64(seed: split.next()), maxHeldBytes: configuration.maxHeldBytes)
+      random: SimulationRandom(seed: split.next()), maxHeldBytes: configuration.maxHeldBytes)
     downlink = MediaProxyLane(
-      random: SplitMix64(seed: split.next()), maxHeldBytes: configuration.maxHeldBytes)
+      random: SimulationRandom(seed: split.next()), maxHeldBytes: configuration.maxHeldBytes)
     // Strong: the socket drops its handler when it closes, which ends the cycle.
     socket.onDatagram = { [self] port, bytes in received(bytes, from: port) }
   }

@@ -41,7 +41,7 @@ public struct ProxyLaneFaults: Hashable, Sendable, Codable {
   ///
   /// - Returns: The extra milliseconds and how many losses it stands for.
   func retransmissionPenalty(
-    random: inout SplitMix64, cap: UInt64, maxLosses: Int
+    random: inout SimulationRandom, cap: UInt64, maxLosses: Int
   ) -> (milliseconds: UInt64, losses: Int) {
     guard lossProbability > 0 else { return (0, 0) }
     var total: UInt64 = 0
@@ -57,7 +57,7 @@ public struct ProxyLaneFaults: Hashable, Sendable, Codable {
   }
 
   /// A uniform draw in `0..<1` with 53 random bits.
-  private static func uniform(_ random: inout SplitMix64) -> Double {
+  private static func uniform(_ random: inout SimulationRandom) -> Double {
     Double(random.next() >> 11) * 0x1p-53
   }
 }

@@ -18,16 +18,16 @@ final class ProxyPeer {
   /// Loss draws of the peer's bytes to the server, and of the server's bytes to the peer: two
   /// generators split from the proxy's seed and the peer's name, so one peer's draws never
   /// depend on another's traffic, nor one way's on the other's.
-  var uplinkRandom: SplitMix64
-  var downlinkRandom: SplitMix64
+  var uplinkRandom: SimulationRandom
+  var downlinkRandom: SimulationRandom
   /// Open connections, in accept order.
   var connections: [ProxyConnection] = []
 
   init(name: String, seed: UInt64) {
     self.name = name
-    var split = SplitMix64(seed: seed ^ Self.nameHash(name))
-    uplinkRandom = SplitMix64(seed: split.next())
-    downlinkRandom = SplitMix64(seed: split.next())
+    var split = SimulationRandom(seed: seed ^ Self.nameHash(name))
+    uplinkRandom = SimulationRandom(seed: split.next())
+    downlinkRandom = SimulationRandom(seed: split.next())
   }
 
   /// The penalty a chunk going `way` draws for losses, counted in the statistics.

@@ -1,3 +1,4 @@
+import SessionCore
 import SessionTransport
 
 /// What travels on the reliable channel of one connection.

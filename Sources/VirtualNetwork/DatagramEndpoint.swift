@@ -1,3 +1,4 @@
+import SessionCore
 import SessionTransport
 
 /// A node's end of the lossy channel: datagrams to and from any other node.

@@ -1,3 +1,4 @@
+import SessionCore
 import SessionTransport
 
 /// How the variable part of a one-way delay is distributed, in milliseconds, on top of

@@ -195,7 +195,7 @@ struct FaultProxyTests {
   // MARK: Loss draws
 
   @Test func noLossDrawsNothingAndCertainLossIsCappedDoublingBackoff() {
-    var random = SplitMix64(seed: 1)
+    var random = SimulationRandom(seed: 1)
     let untouched = random
     let none = ProxyLaneFaults(lossProbability: 0, retransmissionDelay: 200)
     #expect(none.retransmissionPenalty(random: &random, cap: 1_000, maxLosses: 6) == (0, 0))

@@ -58,7 +58,7 @@ struct LoopbackFuzzTests {
     let adaID = try #require(try ada.myID())
     try harness.waitForConvergence([ada, alan])
 
-    var random = SplitMix64(seed: Self.seed)
+    var random = SimulationRandom(seed: Self.seed)
     var tally = Tally()
     let iterations = Self.iterations
     for step in 0..<iterations {
@@ -98,7 +98,7 @@ struct LoopbackFuzzTests {
 
   /// One step: a few raw connections at once, each a script of frames, most of them mutated.
   private func runStep(
-    _ step: Int, harness: LoopbackHarness, random: inout SplitMix64, tally: inout Tally
+    _ step: Int, harness: LoopbackHarness, random: inout SimulationRandom, tally: inout Tally
   ) throws {
     let closesBefore = harness.serverLog.closes.count
     let count = Int.random(in: 1...4, using: &random)
@@ -233,7 +233,7 @@ struct LoopbackFuzzTests {
 
   /// Valid frames: a hello, a join with a valid token, and a few messages.
   private func validScript(
-    name: String, harness: LoopbackHarness, random: inout SplitMix64
+    name: String, harness: LoopbackHarness, random: inout SimulationRandom
   ) -> [[UInt8]] {
     var frames: [WireClientFrame] = [
       .hello(WireHello(clientName: name)),
@@ -245,7 +245,7 @@ struct LoopbackFuzzTests {
     return frames.map { WireEncoder.payload($0) }
   }
 
-  private func message(id: CommandID, random: inout SplitMix64) -> WireClientFrame {
+  private func message(id: CommandID, random: inout SimulationRandom) -> WireClientFrame {
     let someone = UserID(rawValue: UInt32.random(in: 1...8, using: &random))
     let command: SessionCommand
     switch Int.random(in: 0..<12, using: &random) {
@@ -268,7 +268,7 @@ struct LoopbackFuzzTests {
   }
 
   /// Mutates the script's frames (one to three times) and returns the bytes to send.
-  private func mutate(_ frames: inout [[UInt8]], random: inout SplitMix64) -> [UInt8] {
+  private func mutate(_ frames: inout [[UInt8]], random: inout SimulationRandom) -> [UInt8] {
     var lies: [Int: UInt32] = [:]  // frame index → the length its header claims
     var cut: Int?  // the stream ends here
     for _ in 0..<Int.random(in: 1...3, using: &random) {

@@ -9,7 +9,7 @@ struct MediaProxyLaneTests {
   private func lane(_ faults: MediaLaneFaults = MediaLaneFaults(), maxHeldBytes: Int = 1 << 20)
     -> MediaProxyLane
   {
-    var lane = MediaProxyLane(random: SplitMix64(seed: 3), maxHeldBytes: maxHeldBytes)
+    var lane = MediaProxyLane(random: SimulationRandom(seed: 3), maxHeldBytes: maxHeldBytes)
     lane.faults = faults
     return lane
   }

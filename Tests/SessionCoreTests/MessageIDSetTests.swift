@@ -21,7 +21,7 @@ import Testing
 
   @Test(arguments: [1, 2, 3, 4])
   func agreesWithASetUnderRandomInsertsAndRemoves(seed: UInt64) {
-    var random = SplitMix64(seed: seed)
+    var random = SimulationRandom(seed: seed)
     var set = MessageIDSet()
     var model = Set<String>()
     for _ in 0..<20_000 {
@@ -78,7 +78,7 @@ import Testing
   }
 
   @Test func holdsExactlyAgreesWithEqualityUnderRandomChanges() {
-    var random = SplitMix64(seed: 9)
+    var random = SimulationRandom(seed: 9)
     var set = MessageIDSet()
     var model = Set<String>()
     for _ in 0..<5_000 {

@@ -109,12 +109,12 @@ struct PropertyTests {
 /// It reads the state only through deterministic views (role and join order, shares in start
 /// order), never a dictionary's iteration order, so that a seed always replays the same way.
 struct EventGenerator {
-  var random: SplitMix64
+  var random: SimulationRandom
   var nextUserID: UInt32 = 20
   var nextJoinOrder: UInt64 = 20
   var nextMessage = 0
 
-  init(seed: UInt64) { random = SplitMix64(seed: seed) }
+  init(seed: UInt64) { random = SimulationRandom(seed: seed) }
 
   mutating func next(for state: SessionState) -> SessionEvent {
     switch state.phase {

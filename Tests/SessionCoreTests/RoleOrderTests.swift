@@ -99,7 +99,7 @@ struct RoleOrderTests {
     }
     #expect(state.participants.count == 102)
     var leavers = (UInt32(10)..<110).map { UserID($0) }
-    var random = SplitMix64(seed: 2)
+    var random = SimulationRandom(seed: 2)
     leavers.shuffle(using: &random)
     for id in leavers.prefix(80) {
       applyAll([.usersLeft([id])], to: &state)
@@ -119,7 +119,7 @@ struct RoleOrderTests {
   @Test func joinsAndLeavesInterleavedAtScaleKeepTheOrder() {
     var state = SessionBuilder(participants: [participant(1, role: .host), participant(3)])
       .build()
-    var random = SplitMix64(seed: 7)
+    var random = SimulationRandom(seed: 7)
     var nextID: UInt32 = 10
     var present: [UserID] = []
     for step in 0..<2_000 {

@@ -185,7 +185,7 @@ struct UserMapTests {
   /// dictionary after every step.
   @Test(arguments: [UInt64(1), 2, 3, 42, 2_026])
   func behavesLikeADictionary(seed: UInt64) {
-    var random = SplitMix64(seed: seed)
+    var random = SimulationRandom(seed: seed)
     var map = UserMap<UInt64>()
     var model: [UserID: UInt64] = [:]
     var nextID: UInt32 = 1

@@ -15,7 +15,7 @@ import Testing
 /// member still converges with the service; memory stays within the limits.
 private final class HostileClients {
   let harness: ServiceHarness
-  var random: SplitMix64
+  var random: SimulationRandom
   var slots: [ConnectionID?]
   var breaches: [String] = []
   var answered = 0
@@ -23,7 +23,7 @@ private final class HostileClients {
   var acceptedCommands = 0
 
   init(seed: UInt64) {
-    random = SplitMix64(seed: seed)
+    random = SimulationRandom(seed: seed)
     harness = ServiceHarness { configuration in
       configuration.limits.maxUsers = 12
       configuration.limits.maxChatHistory = 40

@@ -9,14 +9,14 @@ import Testing
 /// the media plane stays consistent with membership after every step.
 private final class MediaFuzzer {
   let world: MediaWorld
-  var random: SplitMix64
+  var random: SimulationRandom
   /// Peers by slot; a slot may hold a peer that left (its messages are then refused).
   var peers: [MediaWorld.Peer?]
   var steps: [String] = []
   var breaches: [String] = []
 
   init(seed: UInt64) {
-    random = SplitMix64(seed: seed)
+    random = SimulationRandom(seed: seed)
     world = MediaWorld { configuration in
       configuration.limits.maxUsers = 8
       configuration.secrets = .derived(seed: seed)

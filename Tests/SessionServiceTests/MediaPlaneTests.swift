@@ -125,7 +125,7 @@ import Testing
     let ada = try world.join("Ada")
     let endpoints = world.service.boundMediaEndpointCount
     let checks = world.statistics.checksSent
-    var random = SplitMix64(seed: 0xB1ED)
+    var random = SimulationRandom(seed: 0xB1ED)
     for number in 0..<10_000 {
       var bind = MediaBind(
         user: UserID(rawValue: UInt32(truncatingIfNeeded: random.next())),

@@ -10,7 +10,7 @@ private final class Fuzzer {
   static let labPassword = "pw"
 
   let harness: ServiceHarness
-  var random: SplitMix64
+  var random: SimulationRandom
   /// One client connection per slot, or `nil` before the first.
   var slots: [ConnectionID?]
   /// Connections that were asked for a password and have not answered.
@@ -22,7 +22,7 @@ private final class Fuzzer {
   var contractBreaches: [String] = []
 
   init(seed: UInt64) {
-    random = SplitMix64(seed: seed)
+    random = SimulationRandom(seed: seed)
     harness = ServiceHarness { configuration in
       configuration.limits.maxUsers = 7
       configuration.secrets = .derived(seed: seed)

@@ -723,7 +723,7 @@ private let invalid = VideoSDKError.joinSessionInvalidSessionToken
     let pool = Array(
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ \u{0}é\u{FFFD}🎓"
         .unicodeScalars)
-    var generator = SplitMix64(seed: 0x5EED_0F_70_4E_45)
+    var generator = SimulationRandom(seed: 0x5EED_0F_70_4E_45)
     var mutated = 0
     for _ in 0..<2_000 {
       var scalars = original
@@ -757,7 +757,7 @@ private let invalid = VideoSDKError.joinSessionInvalidSessionToken
   @Test func randomlyEditedSignedPayloadsNeverCrash() throws {
     let json = Array(payload(set: ["user_key": #""u\u00e9\n""#, "list": "[1,-2.5e3,{}]"]).utf8)
     let pool = Array(#"{}[]:,"\\/ -+.eE0123456789truefalsnul"#.utf8) + [0x00, 0x80, 0xC3, 0xFF]
-    var generator = SplitMix64(seed: 42)
+    var generator = SimulationRandom(seed: 42)
     var accepted = 0
     for _ in 0..<2_000 {
       var bytes = json

@@ -5,9 +5,9 @@ import Testing
 
 /// Draws valid media packets and reports from a seed.
 struct ArbitraryMedia {
-  var random: SplitMix64
+  var random: SimulationRandom
 
-  init(seed: UInt64) { random = SplitMix64(seed: seed) }
+  init(seed: UInt64) { random = SimulationRandom(seed: seed) }
 
   mutating func int(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
 

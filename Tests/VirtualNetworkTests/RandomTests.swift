@@ -1,3 +1,4 @@
+import SessionCore
 import Testing
 import VirtualNetwork
 

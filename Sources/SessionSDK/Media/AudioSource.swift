@@ -43,7 +43,7 @@ package struct AudioSource: Sendable {
   private let endSpurt: Double
   private let endSilence: Double
   private var clock: MediaClock
-  private var random: SplitMix64
+  private var random: SimulationRandom
   private var sequence: UInt32
   private var frameID: UInt32 = 0
   private var pending: [MediaPacket] = []

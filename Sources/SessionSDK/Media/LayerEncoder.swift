@@ -28,7 +28,7 @@ struct LayerEncoder: Sendable {
   /// Frames per group of pictures.
   let keyInterval: Int64
 
-  private var random: SplitMix64
+  private var random: SimulationRandom
   private var sequence: UInt32
   private var frameID: UInt32 = 0
   /// Whether the next frame is a key frame out of turn (`true` for the first frame too).
@@ -122,17 +122,17 @@ struct LayerEncoder: Sendable {
 enum MediaSeed {
   /// A generator that depends only on the seed and the stream, so adding a layer or drawing
   /// more for one stream never changes another's draws.
-  static func generator(seed: UInt64, stream: StreamID) -> SplitMix64 {
-    var mixer = SplitMix64(seed: seed)
+  static func generator(seed: UInt64, stream: StreamID) -> SimulationRandom {
+    var mixer = SimulationRandom(seed: seed)
     let key =
       UInt64(stream.user.rawValue) << 16 | UInt64(stream.kind.rawValue) << 8
       | UInt64(stream.layer)
-    var second = SplitMix64(seed: mixer.next() ^ key)
-    return SplitMix64(seed: second.next())
+    var second = SimulationRandom(seed: mixer.next() ^ key)
+    return SimulationRandom(seed: second.next())
   }
 
   /// A uniform number in [0, 1) with 53 random bits.
-  static func unit(_ random: inout SplitMix64) -> Double {
+  static func unit(_ random: inout SimulationRandom) -> Double {
     Double(random.next() >> 11) * 0x1.0p-53
   }
 }

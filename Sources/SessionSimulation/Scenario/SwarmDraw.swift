@@ -1,3 +1,4 @@
+import SessionCore
 import VirtualNetwork
 
 /// Swarm testing: the scenario a seed gets when it draws its own rates from the swarm ranges.

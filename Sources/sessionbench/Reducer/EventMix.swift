@@ -69,7 +69,7 @@ struct EventMix {
 
 /// Tracks the roster while generating, so that every event applies.
 private struct Generator {
-  var random: SplitMix64
+  var random: SimulationRandom
   /// Present users, for uniform picks; `position` finds one for swap-removal.
   var present: [UInt32]
   var position: [UInt32: Int]
@@ -79,7 +79,7 @@ private struct Generator {
   let names: [String]
 
   init(size: Int, seed: UInt64) {
-    random = SplitMix64(seed: seed)
+    random = SimulationRandom(seed: seed)
     present = Array(1...UInt32(size))
     position = Dictionary(uniqueKeysWithValues: present.enumerated().map { ($1, $0) })
     managers = Array(EventMix.firstManagers)

@@ -1,6 +1,6 @@
 import SessionCore
 
-extension SplitMix64 {
+extension SimulationRandom {
   /// A number in `0..<bound`.
   mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 

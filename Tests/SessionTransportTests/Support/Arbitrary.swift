@@ -5,9 +5,9 @@ import SessionTransport
 /// and command, with integers at and around the varint boundaries and strings in several
 /// scripts.
 struct Arbitrary {
-  var random: SplitMix64
+  var random: SimulationRandom
 
-  init(seed: UInt64) { random = SplitMix64(seed: seed) }
+  init(seed: UInt64) { random = SimulationRandom(seed: seed) }
 
   // MARK: Primitives
 
