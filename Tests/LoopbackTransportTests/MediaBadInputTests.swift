@@ -3,6 +3,7 @@ import LoopbackTransport
 import SessionCore
 @_spi(Testing) import SessionSDK
 import SessionService
+import SessionTestSupport
 import SessionTransport
 import Synchronization
 import Testing
@@ -102,17 +103,21 @@ struct MediaBadInputTests {
     let (client, port, link) = (harness.client, harness.port, harness.linkConfiguration)
     let mediaPort = try #require(harness.server.mediaPort)
     let callbacks = Recorder<VideoSDKCallback>()
-    let (sdk, factory) = try client.sync {
+    let (sdk, factory, links) = try client.sync {
       let factory = LoopbackLinkFactory(loop: client, port: port, configuration: link)
+      let links = TestLinkFactory(wrapping: factory)
       let sdk = VideoSDK()
       sdk.callbackObserver = { callbacks.append($0) }
-      let params = InitParams(domain: "zoom.us", transport: factory, clock: factory.clock.now)
+      let params = InitParams(domain: "zoom.us", transport: links, clock: factory.clock.now)
       params.media = LoopbackMediaLinkFactory(loop: client, port: mediaPort)
       params.videoSendResolution = .resolution180
       sdk.initialize(params)
-      return (LoopBound(sdk, loop: client), LoopBound(factory, loop: client))
+      return (
+        LoopBound(sdk, loop: client), LoopBound(factory, loop: client),
+        LoopBound(links, loop: client)
+      )
     }
-    let peer = Peer(name: name, sdk: sdk, factory: factory, callbacks: callbacks)
+    let peer = Peer(name: name, sdk: sdk, factory: factory, links: links, callbacks: callbacks)
     try peer.join(session: "Room", token: harness.token(), videoOn: videoOn)
     #expect(peer.waitFor(.onSessionJoin), "\(name) did not join")
     return peer
@@ -155,7 +160,8 @@ struct MediaBadInputTests {
     raw.send([])  // empty
     for _ in 0..<20 { raw.send(valid) }  // unbound: a well-formed claim of alice's video
     // Bound as mallory (with mallory's own credential), it claims alice's stream: spoofed.
-    let credential = try #require(try mallory.run { $0.mediaCredentialForTesting })
+    let links = mallory.links
+    let credential = try #require(try mallory.loop.sync { links.value.mediaCredential })
     let sealer = MediaAuthenticator(key: credential.key)
     // A bind naming alice with mallory's credential is refused.
     raw.send(sealer.sealed(MediaBind(user: aliceID, credential: credential.id).encode()))
@@ -310,7 +316,8 @@ struct MediaBadInputTests {
     let aliceID = try #require(try alice.myID())
     let malloryID = try #require(try mallory.myID())
     let sink = try Self.watch(aliceID, on: mallory)
-    let credential = try #require(try mallory.run { $0.mediaCredentialForTesting })
+    let links = mallory.links
+    let credential = try #require(try mallory.loop.sync { links.value.mediaCredential })
     let mediaPort = try #require(harness.server.mediaPort)
     let victim = try ListeningUDP()
     let bind = MediaAuthenticator(key: credential.key).sealed(

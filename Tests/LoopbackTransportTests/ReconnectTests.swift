@@ -2,6 +2,7 @@ import LoopbackTransport
 import SessionCore
 @_spi(Testing) import SessionSDK
 import SessionService
+import SessionTestSupport
 import Testing
 
 /// A member whose connection drops resumes on a fresh loopback link within the grace: the
@@ -51,7 +52,8 @@ struct ReconnectTests {
 
     // Alan's connection drops, but his instance doesn't notice yet.
     let factory = alan.factory
-    try alan.run { $0.suspendLinkForTesting() }
+    let links = alan.links
+    try alan.loop.sync { links.value.holdCloses() }
     try alan.loop.sync { factory.value.severAll() }
     #expect(try waitUntil { try harness.onService { $0.connectionCount } == 1 })
     // Meanwhile Grace turns her camera on and a newcomer joins.
@@ -60,7 +62,7 @@ struct ReconnectTests {
     let adaID = try #require(try ada.myID())
     let before = alan.callbacks.count
 
-    try alan.run { $0.resumeLinkForTesting() }
+    try alan.loop.sync { links.value.releaseCloses() }
     try harness.waitForConvergence([grace, alan, ada])
     let resync = Array(alan.callbacks.values.dropFirst(before))
     #expect(resync.contains(.onUserJoin([adaID])))

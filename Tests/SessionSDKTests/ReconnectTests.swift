@@ -1,7 +1,8 @@
 import InProcessTransport
 import SessionCore
-@_spi(Testing) import SessionSDK
+import SessionSDK
 import SessionService
+import SessionTestSupport
 import SessionTransport
 import Testing
 
@@ -25,15 +26,28 @@ struct ReconnectTests {
     network = InProcessNetwork(host: service, now: { clock.now })
   }
 
+  /// Each member's links, wrapped so that a test can sever, hold and redirect them.
+  final class Links {
+    var byMember: [ObjectIdentifier: TestLinkFactory] = [:]
+  }
+  let links = Links()
+
+  /// The links `sdk` makes.
+  func links(of sdk: VideoSDK) throws -> TestLinkFactory {
+    try #require(links.byMember[ObjectIdentifier(sdk)])
+  }
+
   func member(_ name: String, role: TokenRole = .participant)
     -> (VideoSDK, [VideoSDKCallback].Box)
   {
     let sdk = VideoSDK()
+    let wrapped = TestLinkFactory(wrapping: network)
+    links.byMember[ObjectIdentifier(sdk)] = wrapped
     let box = [VideoSDKCallback].Box()
     sdk.callbackObserver = { box.items.append($0) }
     let clock = clock
     #expect(
-      sdk.initialize(InitParams(domain: "test", transport: network, clock: { clock.now }))
+      sdk.initialize(InitParams(domain: "test", transport: wrapped, clock: { clock.now }))
         == .success)
     let context = SessionContext()
     context.sessionName = "Room"
@@ -51,7 +65,7 @@ struct ReconnectTests {
     aliceLog.items.removeAll()
     bobLog.items.removeAll()
 
-    let link = try #require(bob.currentLinkForTesting)
+    let link = try #require(try links(of: bob).currentLink)
     network.sever(link)
     #expect(bob.isInSession())
     #expect(bob.diagnostics.resumes == 1)
@@ -68,14 +82,15 @@ struct ReconnectTests {
   @Test func changesWhileAwayArriveAsCallbacksOnResume() throws {
     let (alice, _) = member("Alice", role: .host)
     let (bob, bobLog) = member("Bob")
-    let link = try #require(bob.currentLinkForTesting)
+    let bobLinks = try links(of: bob)
+    let link = try #require(bobLinks.currentLink)
     // Bob's link drops without the SDK noticing yet: the service keeps his place.
-    bob.suspendLinkForTesting()
+    bobLinks.holdCloses()
     network.sever(link)
     #expect(alice.getVideoHelper().startVideo() == .success)
     let (carol, _) = member("Carol")
     bobLog.items.removeAll()
-    bob.resumeLinkForTesting()
+    bobLinks.releaseCloses()
     let aliceID = try #require(alice.store.state.myselfID)
     let carolID = try #require(carol.store.state.myselfID)
     #expect(bobLog.items.contains(.onUserJoin([carolID])))
@@ -89,14 +104,15 @@ struct ReconnectTests {
     let (bob, bobLog) = member("Bob")
     let aliceID = try #require(alice.store.state.myselfID)
     let bobID = try #require(bob.store.state.myselfID)
-    alice.suspendLinkForTesting()
-    network.sever(try #require(alice.currentLinkForTesting))
+    let aliceLinks = try links(of: alice)
+    aliceLinks.holdCloses()
+    network.sever(try #require(aliceLinks.currentLink))
     clock.now += 6_000
     network.tick()
     #expect(bobLog.items.contains(.onUserLeave([aliceID])))
     #expect(bobLog.items.contains(.onUserHostChanged(bobID)))
     // Alice comes back too late: the service refuses the resume.
-    alice.resumeLinkForTesting()
+    aliceLinks.releaseCloses()
     #expect(alice.store.state.phase == .left(.networkError))
   }
 
@@ -105,8 +121,9 @@ struct ReconnectTests {
     // A fresh service knows no sessions: every resume fails.
     let fresh = SessionService(configuration: ServiceConfiguration(credentials: ["key": "secret"]))
     let freshNetwork = InProcessNetwork(host: fresh)
-    alice.replaceTransportForTesting(freshNetwork)
-    network.sever(try #require(alice.currentLinkForTesting))
+    let aliceLinks = try links(of: alice)
+    aliceLinks.target = freshNetwork
+    network.sever(try #require(aliceLinks.currentLink))
     #expect(alice.store.state.phase == .left(.networkError))
     #expect(aliceLog.items.contains(.onSessionLeave(.networkError)))
   }

@@ -1,7 +1,7 @@
 /// A seeded random number generator for simulations: xoshiro256**, seeded through SplitMix64.
 ///
 /// Every draw of a virtual network or of a simulation comes from one of these, so a run with
-/// the same seed draws the same numbers on every platform. ``RandomStreams`` hands out one
+/// the same seed draws the same numbers on every platform. ``VirtualNetwork/RandomStreams`` hands out one
 /// independent generator per label.
 ///
 /// > Important: A value; `Sendable`. Each copy continues the sequence on its own.

@@ -124,11 +124,8 @@ extension SDKEngine {
     let action = lifecycle.linkClosed(
       reason, reconnectAttempts: configuration?.reconnectAttempts ?? 0,
       canResume: store.state.sessionID != nil && store.state.myselfID != nil)
-    if action == .hold { return }
     log(.warning, "link closed (\(reason)) while \(before)")
     switch action {
-    case .hold:
-      break
     case .end(let ending):
       end(ending)
     case .resume(let attempt, let token):

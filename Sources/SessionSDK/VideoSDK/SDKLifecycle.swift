@@ -172,16 +172,6 @@ struct SDKLifecycle {
     case end(Ending)
     /// Close the link, open a fresh one and send resume attempt `attempt` with the token.
     case resume(attempt: Int, resumeToken: UInt64)
-    /// The test hook holds closures back: do nothing until it lets go.
-    case hold
-  }
-
-  /// The test hook's hold on link closures (``holdLinkClosures()``).
-  private enum ClosureHold: Hashable {
-    /// Closures are acted on as they come.
-    case off
-    /// Closures are held; the current link's, if it closed, waits here.
-    case holding(LinkCloseReason?)
   }
 
   /// Where the instance is.
@@ -191,8 +181,6 @@ struct SDKLifecycle {
   /// back, so a completion kept from an earlier prompt (even of an earlier join) never
   /// answers a later one.
   private(set) var promptsOpened: UInt64 = 0
-
-  private var closureHold = ClosureHold.off
 
   /// Whether the state has a link: from `joining` to `leaving`.
   var hasLink: Bool {
@@ -269,7 +257,6 @@ struct SDKLifecycle {
     case .initialized, .left, .failed:
       guard !replica.acceptsSessionEvents, replica != .joining else { return .refuse(.wrongUsage) }
       state = .idle
-      closureHold = .off
       return .cleanUp
     }
   }
@@ -377,10 +364,6 @@ struct SDKLifecycle {
   mutating func linkClosed(
     _ reason: LinkCloseReason, reconnectAttempts: Int, canResume: Bool
   ) -> LinkClosedAction {
-    if case .holding = closureHold {
-      closureHold = .holding(reason)
-      return .hold
-    }
     switch state {
     case .joining, .awaitingPassword:
       return .end(end(.joinFailed(.sessionJoinFailed)))
@@ -400,7 +383,6 @@ struct SDKLifecycle {
   ) -> LinkClosedAction {
     guard canResume, attempt < allowed else { return .end(end(.left(.networkError))) }
     state = .resuming(attempt: attempt + 1, resumeToken: token)
-    dropHeldClosure()
     return .resume(attempt: attempt + 1, resumeToken: token)
   }
 
@@ -419,28 +401,6 @@ struct SDKLifecycle {
     case .joinFailed(let error): state = .failed(error)
     case .left(let reason): state = .left(reason)
     }
-    dropHeldClosure()
     return ending
-  }
-
-  /// A held closure belongs to the link it came from: once that link is gone, it is dropped.
-  private mutating func dropHeldClosure() {
-    if case .holding = closureHold { closureHold = .holding(nil) }
-  }
-
-  // MARK: Test hooks
-
-  /// Holds back the news that the link closed, as if the instance had not noticed yet.
-  mutating func holdLinkClosures() {
-    if case .off = closureHold { closureHold = .holding(nil) }
-  }
-
-  /// Stops holding closures back.
-  ///
-  /// - Returns: The current link's closure, if it closed meanwhile: act on it now.
-  mutating func releaseLinkClosures() -> LinkCloseReason? {
-    defer { closureHold = .off }
-    guard case .holding(let reason) = closureHold else { return nil }
-    return reason
   }
 }

@@ -219,29 +219,4 @@ public final class VideoSDK {
   @_spi(Testing) public static func appliesWithoutBookkeeping(_ event: SessionEvent) -> Bool {
     SDKEngine.EventPlan(event).isPlain
   }
-
-  /// The link in use, if any.
-  @_spi(Testing) public var currentLinkForTesting: (any SessionLink)? {
-    engine.currentLinkForTesting
-  }
-
-  /// Holds back the news that the link closed, as if the instance had not noticed yet.
-  @_spi(Testing) public func suspendLinkForTesting() { engine.suspendLinkForTesting() }
-
-  /// Delivers a held-back link closure, which starts a resume.
-  @_spi(Testing) public func resumeLinkForTesting() { engine.resumeLinkForTesting() }
-
-  /// The media credential the service sent for the membership, once it did: what the media
-  /// plane tags its datagrams with. A raw-socket test uses it to act as a hostile client
-  /// holding this member's own credential.
-  @_spi(Testing) public var mediaCredentialForTesting: MediaCredential? {
-    engine.mediaPlane.session?.credential
-  }
-
-  /// Points later links at another service, as after a service restart.
-  ///
-  /// - Parameter transport: The link factory that later links, resumes included, are made with.
-  @_spi(Testing) public func replaceTransportForTesting(_ transport: any SessionLinkFactory) {
-    engine.replaceTransportForTesting(transport)
-  }
 }

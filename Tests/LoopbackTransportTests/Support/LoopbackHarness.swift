@@ -3,6 +3,7 @@ import LoopbackTransport
 import SessionCore
 import SessionSDK
 import SessionService
+import SessionTestSupport
 import SessionTransport
 import Synchronization
 import Testing
@@ -160,15 +161,19 @@ final class LoopbackHarness: Sendable {
   func makePeer(_ name: String) throws -> Peer {
     let (client, port, link, log) = (self.client, self.port, linkConfiguration, clientLog.handler)
     let callbacks = Recorder<VideoSDKCallback>()
-    let (sdk, factory) = try client.sync {
+    let (sdk, factory, links) = try client.sync {
       let factory = LoopbackLinkFactory(
         loop: client, port: port, configuration: link, log: log)
+      let links = TestLinkFactory(wrapping: factory)
       let sdk = VideoSDK()
       sdk.callbackObserver = { callbacks.append($0) }
-      sdk.initialize(InitParams(domain: "zoom.us", transport: factory, clock: factory.clock.now))
-      return (LoopBound(sdk, loop: client), LoopBound(factory, loop: client))
+      sdk.initialize(InitParams(domain: "zoom.us", transport: links, clock: factory.clock.now))
+      return (
+        LoopBound(sdk, loop: client), LoopBound(factory, loop: client),
+        LoopBound(links, loop: client)
+      )
     }
-    return Peer(name: name, sdk: sdk, factory: factory, callbacks: callbacks)
+    return Peer(name: name, sdk: sdk, factory: factory, links: links, callbacks: callbacks)
   }
 
   /// Every peer's replica facts, read on the client loop.
@@ -225,6 +230,8 @@ struct Peer: Sendable {
   let name: String
   let sdk: LoopBound<VideoSDK>
   let factory: LoopBound<LoopbackLinkFactory>
+  /// The test's wrapper around `factory`, which the instance makes its links from.
+  let links: LoopBound<TestLinkFactory>
   let callbacks: Recorder<VideoSDKCallback>
 
   var loop: EventLoop { sdk.loop }

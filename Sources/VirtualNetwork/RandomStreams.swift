@@ -2,7 +2,7 @@ import SessionCore
 
 /// Independent random streams derived from one seed, one per label.
 ///
-/// `stream("link/alice/up")` seeds a ``SimulationRandom`` from the FNV-1a 64 hash of the label
+/// `stream("link/alice/up")` seeds a ``SessionCore/SimulationRandom`` from the FNV-1a 64 hash of the label
 /// mixed with the seed by SimulationRandom, so a stream depends only on the seed and its own label:
 /// adding a peer, or drawing more from one stream, never changes another stream's draws.
 ///
