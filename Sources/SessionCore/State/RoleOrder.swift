@@ -109,27 +109,27 @@ struct RoleOrder: Sendable {
   private static func lowerBound(
     in orders: some RandomAccessCollection<UInt64>, for joinOrder: UInt64
   ) -> Int {
-    var low = 0
-    var high = orders.count
-    while low < high {
-      let mid = (low + high) / 2
-      if orders[orders.index(orders.startIndex, offsetBy: mid)] < joinOrder {
-        low = mid + 1
-      } else {
-        high = mid
-      }
-    }
-    return low
+    partitionPoint(in: orders) { $0 < joinOrder }
   }
 
+  /// The first position whose join order is greater than `joinOrder`: where a newcomer with
+  /// it goes, after any equal ones.
   private static func insertionPoint(
     in orders: some RandomAccessCollection<UInt64>, for joinOrder: UInt64
+  ) -> Int {
+    partitionPoint(in: orders) { $0 <= joinOrder }
+  }
+
+  /// The first offset at which `isBefore` stops holding, by binary search over orders sorted
+  /// so that it holds for a prefix.
+  private static func partitionPoint(
+    in orders: some RandomAccessCollection<UInt64>, where isBefore: (UInt64) -> Bool
   ) -> Int {
     var low = 0
     var high = orders.count
     while low < high {
       let mid = (low + high) / 2
-      if orders[orders.index(orders.startIndex, offsetBy: mid)] <= joinOrder {
+      if isBefore(orders[orders.index(orders.startIndex, offsetBy: mid)]) {
         low = mid + 1
       } else {
         high = mid
