@@ -42,10 +42,10 @@ public final class ShareHelper {
   public func startInAppScreenShare() -> VideoSDKError {
     guard let sdk, sdk.isInitialized else { return .uninitialize }
     let now = sdk.clock.now()
-    if let last = sdk.lastInAppShareStart, now - last < Self.inAppScreenShareInterval {
+    if let last = sdk.local.lastInAppShareStart, now - last < Self.inAppScreenShareInterval {
       return .callTooFrequently
     }
-    sdk.lastInAppShareStart = now
+    sdk.local.lastInAppShareStart = now
     return sdk.perform(.startShare(kind: .inAppScreen), pending: .startShare)
   }
 
@@ -176,7 +176,7 @@ public final class ShareHelper {
   public func createAnnotationHelper(_ view: AnyObject?) -> AnnotationHelper? {
     guard let sdk, sdk.isInitialized, let me = sdk.store.state.myselfID else { return nil }
     guard let view else { return sdk.annotationHelper(on: me, view: nil) }
-    guard let owner = sdk.subscriptions.shareOwner(shownIn: view) else { return nil }
+    guard let owner = sdk.local.subscriptions.shareOwner(shownIn: view) else { return nil }
     return sdk.annotationHelper(on: owner, view: view)
   }
 
@@ -198,11 +198,11 @@ public final class ShareHelper {
   @discardableResult
   public func destroyAnnotationHelper(_ helper: AnnotationHelper?) -> VideoSDKError {
     guard let sdk, sdk.isInitialized else { return .uninitialize }
-    guard let helper, sdk.annotationHelpers[helper.shareOwner] === helper else {
+    guard let helper, sdk.local.annotationHelpers[helper.shareOwner] === helper else {
       return .invalidParameter
     }
     guard !helper.isStarted else { return .wrongUsage }
-    sdk.annotationHelpers.removeValue(forKey: helper.shareOwner)
+    sdk.local.annotationHelpers.removeValue(forKey: helper.shareOwner)
     helper.markReleased()
     return .success
   }
@@ -228,7 +228,7 @@ public final class ShareHelper {
     guard let view else { return .invalidParameter }
     guard sdk.store.state.isInSession else { return .notInSession }
     guard sdk.relevantShare()?.kind == .inAppScreen else { return .wrongUsage }
-    sdk.annotationView = view
+    sdk.local.annotationView = view
     return .success
   }
 }

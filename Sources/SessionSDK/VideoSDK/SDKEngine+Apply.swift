@@ -29,7 +29,8 @@ extension SDKEngine {
   }
 
   private func apply(_ event: SessionEvent, with bookkeeping: EventPlan.Bookkeeping) -> Bool {
-    let helperOwners: Set<UserID> = annotationHelpers.isEmpty ? [] : Set(annotationHelpers.keys)
+    let helperOwners: Set<UserID> =
+      local.annotationHelpers.isEmpty ? [] : Set(local.annotationHelpers.keys)
     let context =
       bookkeeping.readsStateBefore
       ? CallbackMapping.Context.capture(
@@ -113,31 +114,31 @@ extension SDKEngine {
   /// Local-only state beside the replica that follows the event: annotation helpers and
   /// commands awaiting a possible refusal.
   private func follow(_ step: EventPlan.AfterReduce) {
-    guard !annotationHelpers.isEmpty || !pendingCommands.isEmpty else { return }
+    guard !local.annotationHelpers.isEmpty || !local.pendingCommands.isEmpty else { return }
     let me = store.currentMyselfID
     switch step {
     case .nothing:
       break
     case .shareStarted(let user):
       guard user == me else { return }
-      pendingCommands = pendingCommands.filter {
+      local.pendingCommands = local.pendingCommands.filter {
         if case .startShare = $0.value { return false }
         return true
       }
     case .annotationStarted(let user, let owner):
       guard user == me else { return }
-      pendingCommands = pendingCommands.filter {
+      local.pendingCommands = local.pendingCommands.filter {
         if case .startAnnotation(owner) = $0.value { return false }
         return true
       }
     case .annotationStopped(let user, let owner):
       guard user == me else { return }
-      annotationHelpers[owner]?.isStarted = false
+      local.annotationHelpers[owner]?.isStarted = false
     case .viewerAnnotationDisabled(let owner):
       guard owner != me else { return }
-      annotationHelpers[owner]?.isStarted = false
+      local.annotationHelpers[owner]?.isStarted = false
     case .annotationCleared(let user, let owner, let type):
-      if let me { annotationHelpers[owner]?.applyClear(type, by: user, me: me) }
+      if let me { local.annotationHelpers[owner]?.applyClear(type, by: user, me: me) }
     }
   }
 
@@ -151,7 +152,7 @@ extension SDKEngine {
     case .forget(let ids):
       for id in ids {
         forgetHandle(of: id)
-        subscriptions.removeAll(of: id)
+        local.subscriptions.removeAll(of: id)
         mediaPlane.session?.forget(id)
       }
     case .endSession(let ending):
@@ -160,13 +161,13 @@ extension SDKEngine {
       if currentSession === session {
         if lifecycle.replicaEnded(ending) { closeLink() }
         currentSession = nil
-        pendingCommands.removeAll()
+        local.pendingCommands.removeAll()
         stopMedia()
       }
-      subscriptions.removeAll()
-      for helper in annotationHelpers.values { helper.markCleanedUp() }
-      annotationHelpers.removeAll()
-      annotationView = nil
+      local.subscriptions.removeAll()
+      for helper in local.annotationHelpers.values { helper.markCleanedUp() }
+      local.annotationHelpers.removeAll()
+      local.annotationView = nil
     }
   }
 

@@ -22,9 +22,9 @@ extension SDKEngine {
     let command = configuration.limits.normalized(command)
     let verdict = store.state.authorize(command, by: me)
     guard verdict == .success else { return verdict }
-    lastCommandID &+= 1
-    let id = lastCommandID
-    if let pending { pendingCommands[id] = pending }
+    local.lastCommandID &+= 1
+    let id = local.lastCommandID
+    if let pending { local.pendingCommands[id] = pending }
     willSend()
     link.send(.command(id, command))
     return .success
@@ -46,7 +46,7 @@ extension SDKEngine {
     }
     if canvas.isShareCanvas {
       let key = StreamKey(user: canvas.userID, kind: .share)
-      switch subscriptions.subscribeShare(
+      switch local.subscriptions.subscribeShare(
         of: canvas.userID, to: view, aspect: aspect, resolution: resolution)
       {
       case .otherShareShown(let shown):
@@ -62,7 +62,7 @@ extension SDKEngine {
       syncMediaSubscription(key)
       return .success
     }
-    let outcome = subscriptions.subscribeVideo(
+    let outcome = local.subscriptions.subscribeVideo(
       of: canvas.userID, to: view, aspect: aspect, resolution: resolution,
       limit: limits.maxVideoSubscriptions)
     guard outcome != .overLimit else {
@@ -81,8 +81,8 @@ extension SDKEngine {
     guard currentSession === session else { return .success }
     let removed =
       canvas.isShareCanvas
-      ? subscriptions.unsubscribeShare(of: canvas.userID, from: view)
-      : subscriptions.unsubscribeVideo(of: canvas.userID, from: view)
+      ? local.subscriptions.unsubscribeShare(of: canvas.userID, from: view)
+      : local.subscriptions.unsubscribeVideo(of: canvas.userID, from: view)
     if removed {
       syncMediaSubscription(
         StreamKey(user: canvas.userID, kind: canvas.isShareCanvas ? .share : .video))
@@ -91,5 +91,5 @@ extension SDKEngine {
   }
 
   /// How many views show video now (local-only).
-  var videoSubscriptionCount: Int { subscriptions.videoSubscriptionCount }
+  var videoSubscriptionCount: Int { local.subscriptions.videoSubscriptionCount }
 }

@@ -10,7 +10,7 @@ extension SDKEngine {
     var releasedHelper: AnnotationHelper?
     switch callback {
     case .onAnnotationHelperCleanUp(let owner):
-      releasedHelper = annotationHelpers.removeValue(forKey: owner)
+      releasedHelper = local.annotationHelpers.removeValue(forKey: owner)
       releasedHelper?.markCleanedUp()
     case .onUserShareStatusChanged(let owner, let status, let kind):
       currentSession?.shareActions[owner]?.record(status: status, kind: kind)
@@ -82,7 +82,7 @@ extension SDKEngine {
     case .onAnnotationPrivilegeChange(let enable, let owner):
       delegate.onAnnotationPrivilegeChange(enable, shareOwner: user(owner))
     case .onAnnotationToolTypeChanged(let owner, let toolType):
-      let helper = annotationHelpers[owner]
+      let helper = local.annotationHelpers[owner]
       delegate.onAnnotationToolTypeChanged(helper, view: view ?? helper?.view, toolType: toolType)
 
     case .onChatNewMessageNotify(let message):

@@ -46,7 +46,7 @@ extension SDKEngine {
     let present = Set(snapshot.participants.map(\.id))
     for user in mediaPlane.session?.subscribedUsers ?? [] where !present.contains(user) {
       mediaPlane.session?.forget(user)
-      subscriptions.removeAll(of: user)
+      local.subscriptions.removeAll(of: user)
     }
     flushMediaSignalling()
   }
@@ -69,8 +69,10 @@ extension SDKEngine {
       let state = store.state
       let me = mediaPlane.session?.me
       let previews = LocalMedia(
-        video: me.map { subscriptions.hasLiveViews(StreamKey(user: $0, kind: .video)) } ?? false,
-        share: me.map { subscriptions.hasLiveViews(StreamKey(user: $0, kind: .share)) } ?? false)
+        video: me.map { local.subscriptions.hasLiveViews(StreamKey(user: $0, kind: .video)) }
+          ?? false,
+        share: me.map { local.subscriptions.hasLiveViews(StreamKey(user: $0, kind: .share)) }
+          ?? false)
       mediaPlane.session?.tick(
         now: now, local: localMedia(in: state), canSignal: canSignalMedia, previews: previews,
         isPublishing: { Self.isPublishing($0, $1, in: state) }, into: &out)
@@ -173,7 +175,7 @@ extension SDKEngine {
   /// and the subscription follows.
   func deliver(_ frame: VideoFrame) {
     let key = StreamKey(user: frame.user, kind: frame.kind == .share ? .share : .video)
-    guard let viewers = subscriptions.viewers[key] else { return }
+    guard let viewers = local.subscriptions.viewers[key] else { return }
     var sawGone = false
     // By index: copying a viewer would copy its two weak references per frame.
     for index in viewers.indices {
@@ -183,7 +185,7 @@ extension SDKEngine {
         sawGone = true
       }
     }
-    if sawGone, subscriptions.pruneDeadViews(of: key) { syncMediaSubscription(key) }
+    if sawGone, local.subscriptions.pruneDeadViews(of: key) { syncMediaSubscription(key) }
   }
 
   // MARK: Subscriptions
@@ -191,7 +193,7 @@ extension SDKEngine {
   /// Tells the media session what the views of `key` want now, and sends what changed.
   func syncMediaSubscription(_ key: StreamKey) {
     guard let me = mediaPlane.session?.me, key.user != me else { return }
-    let lines = subscriptions.maxLines(for: key)
+    let lines = local.subscriptions.maxLines(for: key)
     if let change = mediaPlane.session?.setSubscription(key, maxLines: lines) {
       deliver(
         .onUserNetworkStatusChanged(change.type, change.level, user: change.user), view: nil)
@@ -205,7 +207,7 @@ extension SDKEngine {
   ) {
     let key = StreamKey(user: publisher, kind: kind)
     guard mediaPlane.session?.subscriptionRefused(key) == true else { return }
-    let views = subscriptions.removeAll(of: key)
+    let views = local.subscriptions.removeAll(of: key)
     log(.info, "subscription to \(publisher)'s \(kind) refused: \(reason)")
     let failure: SubscribeFailReason =
       switch reason {

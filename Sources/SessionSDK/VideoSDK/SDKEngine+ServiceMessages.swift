@@ -50,14 +50,14 @@ extension SDKEngine {
       apply(event, as: plan)
 
     case .commandFailed(let id, let error):
-      let pending = pendingCommands.removeValue(forKey: id)
+      let pending = local.pendingCommands.removeValue(forKey: id)
       log(.info, "command \(id) refused: \(error.sdkName)")
       apply(.errorOccurred(error: error, detail: Int(id)))
       switch pending {
       case .startShare?:
         if let me = currentSession?.myselfID { deliver(.onFailedToStartShare(me), view: nil) }
       case .startAnnotation(let owner)?:
-        annotationHelpers[owner]?.isStarted = false
+        local.annotationHelpers[owner]?.isStarted = false
       case nil:
         break
       }

@@ -8,7 +8,7 @@ extension SDKEngine {
     let state = store.state
     guard state.isInSession, let me = state.myselfID else { return nil }
     if let mine = state.shares[me] { return mine }
-    for owner in subscriptions.viewedShareOwners {
+    for owner in local.subscriptions.viewedShareOwners {
       if let share = state.shares[owner] { return share }
     }
     return state.sharesInStartOrder.first { $0.owner != me }
@@ -17,12 +17,12 @@ extension SDKEngine {
   /// The helper on `owner`'s share, made on first use.
   func annotationHelper(on owner: UserID, view: AnyObject?) -> AnnotationHelper? {
     guard store.state.isInSession, store.state.shares[owner] != nil else { return nil }
-    if let existing = annotationHelpers[owner] {
+    if let existing = local.annotationHelpers[owner] {
       if let view { existing.view = view }
       return existing
     }
     let helper = AnnotationHelper(shareOwner: owner, sdk: self, view: view)
-    annotationHelpers[owner] = helper
+    local.annotationHelpers[owner] = helper
     return helper
   }
 }

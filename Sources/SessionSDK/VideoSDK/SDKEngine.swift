@@ -50,9 +50,8 @@ final class SDKEngine: LinkLookahead {
   @exclusivity(unchecked) var handles = UserHandles()
   /// The one-id lists of video and audio callbacks, reused (see `CallbackMapping`).
   @exclusivity(unchecked) var oneUserIDs: [UserID] = []
-  @exclusivity(unchecked) var annotationHelpers: [UserID: AnnotationHelper] = [:]
-  /// Commands sent whose refusal needs more than `onError`, by id.
-  @exclusivity(unchecked) var pendingCommands: [CommandID: PendingCommand] = [:]
+  /// What the instance keeps beside the replica: helpers, pending commands, canvases.
+  @exclusivity(unchecked) var local = LocalBookkeeping()
 
   /// What the objects this engine hands out hold instead of a weak reference to it.
   let reference = EngineReference()
@@ -118,11 +117,6 @@ final class SDKEngine: LinkLookahead {
 
   @exclusivity(unchecked) var configuration: Configuration?
   let clock: ClockBox
-  /// The id of the last command sent; ids count up from 1 for the instance's life.
-  @exclusivity(unchecked) var lastCommandID: CommandID = 0
-  @exclusivity(unchecked) var subscriptions = CanvasSubscriptions()
-  @exclusivity(unchecked) var lastInAppShareStart: Int64?
-  weak var annotationView: AnyObject?
 
   // The media plane (`SDKEngine+Media.swift`): the session's media state, its link, and the
   // output buffer each media input reuses.
@@ -199,11 +193,11 @@ final class SDKEngine: LinkLookahead {
     stopMedia()
     configuration = nil
     currentSession = nil
-    annotationHelpers.removeAll()
-    subscriptions.removeAll()
-    pendingCommands.removeAll()
-    lastInAppShareStart = nil
-    annotationView = nil
+    local.annotationHelpers.removeAll()
+    local.subscriptions.removeAll()
+    local.pendingCommands.removeAll()
+    local.lastInAppShareStart = nil
+    local.annotationView = nil
     clock.now = { 0 }
     return .success
   }
@@ -234,7 +228,7 @@ final class SDKEngine: LinkLookahead {
     let session = Session(sdk: self, name: context.sessionName, password: password)
     currentSession = session
     serviceSequence = 0
-    pendingCommands.removeAll()
+    local.pendingCommands.removeAll()
     submit(.local(.joinRequested(sessionName: context.sessionName, userName: userName)))
     let request = JoinRequest(
       sessionName: context.sessionName,
@@ -261,8 +255,8 @@ final class SDKEngine: LinkLookahead {
     }
     guard let link else { preconditionFailure("leaving with no link") }
     submit(.local(.leaveRequested))
-    lastCommandID &+= 1
-    link.send(.command(lastCommandID, .leave(end: end)))
+    local.lastCommandID &+= 1
+    link.send(.command(local.lastCommandID, .leave(end: end)))
     return .success
   }
 
