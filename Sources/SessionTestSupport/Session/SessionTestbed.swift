@@ -24,10 +24,10 @@ import Testing
 /// > Important: Not `Sendable`. Confined to the isolation domain that created it (usually the
 /// > main actor in a test), with the service, the network and every instance.
 public final class SessionTestbed {
-  /// The SDK key the service accepts.
-  public static let appKey = "testbed-key"
-  /// The SDK secret for ``appKey``.
-  public static let secret = "testbed-secret"
+  /// The SDK key the service accepts: the one development key (`DevelopmentCredentials`).
+  public static let appKey = DevelopmentCredentials.key
+  /// The SDK secret for ``appKey``: the one development secret.
+  public static let secret = DevelopmentCredentials.secret
   /// Where the clock starts, in milliseconds since 1970.
   public static let startTime: Int64 = 1_700_000_000_000
 
