@@ -3,7 +3,7 @@ import SessionCore
 /// Independent random streams derived from one seed, one per label.
 ///
 /// `stream("link/alice/up")` seeds a ``SessionCore/SimulationRandom`` from the FNV-1a 64 hash of the label
-/// mixed with the seed by SimulationRandom, so a stream depends only on the seed and its own label:
+/// mixed with the seed by SplitMix64, so a stream depends only on the seed and its own label:
 /// adding a peer, or drawing more from one stream, never changes another stream's draws.
 ///
 /// > Important: A value; `Sendable`.
@@ -34,7 +34,7 @@ public struct RandomStreams: Sendable, Hashable {
     return hash
   }
 
-  /// The seed and the label's hash, mixed by two SimulationRandom steps.
+  /// The seed and the label's hash, mixed by two SplitMix64 steps.
   static func mix(seed: UInt64, hash: UInt64) -> UInt64 {
     var state = seed
     let first = SimulationRandom.splitMix(&state)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SessionService
 
-/// SimulationRandom's output function, and its inverse: what a member who knows one raw output
+/// SplitMix64's output function, and its inverse: what a member who knows one raw output
 /// (its own token) needs to compute every later one.
 private enum SplitMixInversion {
   static let golden: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -55,18 +55,13 @@ private enum SplitMixInversion {
   }
 }
 
-/// A naive service's generator, the kind the inversion attack breaks: plain SplitMix64, whose
-/// every output gives its state away. (The library's one seeded generator, `SimulationRandom`,
-/// is xoshiro256** and is never used for secrets either.)
+/// A naive service's generator, the kind the inversion attack breaks: plain SplitMix64 (the
+/// step `SimulationRandom` seeds itself with), whose every output gives its state away. The
+/// library's one seeded generator, `SimulationRandom`, is xoshiro256** and is never used for
+/// secrets either.
 private struct NaiveSplitMix64 {
   var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z &>> 31)
-  }
+  mutating func next() -> UInt64 { SimulationRandom.splitMix(&state) }
 }
 
 /// No member can take over another (N1, N6, N7 and the media plane's N2, N3, N8): secrets are

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Whether the tests run on Linux.
@@ -113,8 +114,19 @@ struct PublicAPITests {
     try lines(of: symbols(of: module))
   }
 
+  /// Each module's symbol graph once extracted, so that the suite's tests extract it once.
+  static let extracted = Mutex<[String: Data]>([:])
+
   /// The module's public and SPI symbols, as the symbol graph gives them.
   static func symbols(of module: String) throws -> [[String: Any]] {
+    let data = try extracted.withLock { $0[module] } ?? extractSymbolGraph(of: module)
+    extracted.withLock { $0[module] = data }
+    let graph = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    return try #require(graph["symbols"] as? [[String: Any]])
+  }
+
+  /// Runs `swift-symbolgraph-extract` on the module.
+  static func extractSymbolGraph(of module: String) throws -> Data {
     let modules = try #require(buildModulesDirectory(), "no Modules directory beside the tests")
     let output = FileManager.default.temporaryDirectory
       .appendingPathComponent("session-api-\(module)-\(UUID().uuidString)")
@@ -139,9 +151,7 @@ struct PublicAPITests {
     try #require(
       process.terminationStatus == 0,
       "swift-symbolgraph-extract failed: \(String(decoding: message, as: UTF8.self))")
-    let data = try Data(contentsOf: output.appendingPathComponent("\(module).symbols.json"))
-    let graph = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    return try #require(graph["symbols"] as? [[String: Any]])
+    return try Data(contentsOf: output.appendingPathComponent("\(module).symbols.json"))
   }
 
   /// `kind path: declaration` for each symbol, sorted, repeats dropped.

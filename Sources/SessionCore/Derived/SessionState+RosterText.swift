@@ -45,13 +45,16 @@ extension SessionState {
   /// - Returns: The line; `(not in the session)` outside a session.
   package func rosterLine(limit: Int = 8) -> String {
     guard phase.acceptsSessionEvents else { return "(not in the session)" }
-    let names = orderedRoster.map { user in
+    func label(_ user: Participant) -> String {
       let mark = user.role == .host ? "★ " : user.role == .manager ? "☆ " : ""
       return mark + user.name + (user.shareStatus.isActive ? " ⧉" : "")
     }
-    guard names.count > limit else { return names.joined(separator: ", ") }
+    let roster = orderedRoster
+    guard roster.count > limit else { return roster.map(label).joined(separator: ", ") }
+    // A large session writes out only the names it shows.
     let shown = max(0, limit - 2)
-    return names.prefix(shown).joined(separator: ", ") + " … and \(names.count - shown) more"
+    return roster.prefix(shown).map(label).joined(separator: ", ")
+      + " … and \(roster.count - shown) more"
   }
 }
 

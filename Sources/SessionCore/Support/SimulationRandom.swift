@@ -13,7 +13,7 @@ public struct SimulationRandom: RandomNumberGenerator, Sendable, Hashable {
 
   /// Creates a generator; the same seed always yields the same sequence.
   ///
-  /// - Parameter seed: Any 64 bits; four SimulationRandom outputs of it fill the state, which is
+  /// - Parameter seed: Any 64 bits; four SplitMix64 outputs of it fill the state, which is
   ///   therefore never all zero.
   public init(seed: UInt64) {
     var mixer = seed
@@ -23,7 +23,7 @@ public struct SimulationRandom: RandomNumberGenerator, Sendable, Hashable {
     s3 = Self.splitMix(&mixer)
   }
 
-  /// One SimulationRandom step: advances `state` and returns the next output.
+  /// One SplitMix64 step: advances `state` and returns the next output.
   package static func splitMix(_ state: inout UInt64) -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
