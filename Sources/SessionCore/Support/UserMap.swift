@@ -260,7 +260,7 @@ public struct UserMap<Value> {
   /// would reallocate the array on every join.
   ///
   /// - Parameter additional: How many more values to make room for.
-  @inlinable public mutating func reserveCapacity(_ additional: Int) {
+  @inlinable package mutating func reserveCapacity(_ additional: Int) {
     let needed = Swift.min(slots.count + additional, Self.slotLimit(for: count + additional))
     guard needed > slots.capacity else { return }
     slots.reserveCapacity(Swift.max(needed, 2 * slots.capacity))
@@ -350,7 +350,7 @@ extension UserMap: Collection {
   ///   - body: Changes the value in place.
   /// - Returns: What `body` returns.
   @inlinable
-  public mutating func modifyValue<Result>(
+  package mutating func modifyValue<Result>(
     at position: Index, _ body: (inout Value) -> Result
   ) -> Result {
     if position.slot < slots.count {
@@ -419,7 +419,7 @@ extension UserMap: Collection {
   ///
   /// - Parameter id: The user id to look up.
   /// - Returns: The position of its value, or `nil` if no value is stored for `id`.
-  @inlinable public func index(forKey id: UserID) -> Index? {
+  @inlinable package func index(forKey id: UserID) -> Index? {
     let offset = offset(of: id)
     if offset < slotEnd {
       return slot(at: offset) == nil ? nil : Index(slot: offset, farIndex: nil)
@@ -429,58 +429,10 @@ extension UserMap: Collection {
   }
 
   /// The stored ids, in the map's order.
-  @inlinable public var keys: Keys { Keys(map: self) }
+  @inlinable public var keys: LazyMapCollection<UserMap, UserID> { lazy.map { $0.key } }
 
   /// The stored values, in the map's order.
-  @inlinable public var values: Values { Values(map: self) }
-
-  /// The ids of a ``UserMap``, in its order.
-  public struct Keys: Collection {
-    @usableFromInline let map: UserMap
-    @inlinable init(map: UserMap) { self.map = map }
-    /// The map's first position.
-    @inlinable public var startIndex: Index { map.startIndex }
-    /// The map's end position.
-    @inlinable public var endIndex: Index { map.endIndex }
-    /// How many values the map stores; O(1).
-    @inlinable public var count: Int { map.count }
-    /// Whether the map is empty; O(1).
-    @inlinable public var isEmpty: Bool { map.isEmpty }
-    /// The map's next position.
-    ///
-    /// - Parameter index: A valid position of the map, before ``endIndex``.
-    /// - Returns: The position right after it, or ``endIndex`` after the last id.
-    @inlinable public func index(after index: Index) -> Index { map.index(after: index) }
-    /// The id at a valid position.
-    ///
-    /// - Parameter position: A valid position of the map, before ``endIndex``.
-    /// - Returns: The id stored at `position`.
-    @inlinable public subscript(position: Index) -> UserID { map[position].key }
-  }
-
-  /// The values of a ``UserMap``, in its order.
-  public struct Values: Collection {
-    @usableFromInline let map: UserMap
-    @inlinable init(map: UserMap) { self.map = map }
-    /// The map's first position.
-    @inlinable public var startIndex: Index { map.startIndex }
-    /// The map's end position.
-    @inlinable public var endIndex: Index { map.endIndex }
-    /// How many values the map stores; O(1).
-    @inlinable public var count: Int { map.count }
-    /// Whether the map is empty; O(1).
-    @inlinable public var isEmpty: Bool { map.isEmpty }
-    /// The map's next position.
-    ///
-    /// - Parameter index: A valid position of the map, before ``endIndex``.
-    /// - Returns: The position right after it, or ``endIndex`` after the last value.
-    @inlinable public func index(after index: Index) -> Index { map.index(after: index) }
-    /// The value at a valid position.
-    ///
-    /// - Parameter position: A valid position of the map, before ``endIndex``.
-    /// - Returns: The value stored at `position`.
-    @inlinable public subscript(position: Index) -> Value { map[position].value }
-  }
+  @inlinable public var values: LazyMapCollection<UserMap, Value> { lazy.map { $0.value } }
 }
 
 // MARK: - Conformances
@@ -570,8 +522,6 @@ extension UserMap: Hashable where Value: Hashable {
 
 extension UserMap: Sendable where Value: Sendable {}
 extension UserMap.Index: Sendable where Value: Sendable {}
-extension UserMap.Keys: Sendable where Value: Sendable {}
-extension UserMap.Values: Sendable where Value: Sendable {}
 
 extension UserMap: CustomStringConvertible, CustomDebugStringConvertible {
   /// The pairs in ascending id order, written like a dictionary literal.

@@ -25,7 +25,7 @@ import SessionCore
 /// - Annotation start, stop and clear have no SDK callback and fire nothing.
 ///
 /// > Important: Pure functions of `Sendable` values: call them from any isolation domain.
-public enum CallbackMapping {
+package enum CallbackMapping {
   /// Facts about the state just before an event applied that its callbacks need.
   ///
   /// Capture it with ``capture(before:in:annotationHelperOwners:)``: O(1) for every event but
@@ -35,26 +35,26 @@ public enum CallbackMapping {
   /// live in one shared box that most contexts do not have, so that the context of a common
   /// event (video, audio, chat …) is two small values, built and dropped on every delivery
   /// with no reference counting beyond a nil check.
-  public struct Context: Sendable, Hashable {
+  package struct Context: Sendable, Hashable {
     /// The lifecycle phase before the event.
-    public var phaseBefore: SessionPhase
+    package var phaseBefore: SessionPhase
     /// The local user, if in a session.
-    public var myself: UserID?
+    package var myself: UserID?
     private var rare: Rare?
 
     /// For `usersLeft`: the live shares of users who leave, in the event's order.
-    public var endedShares: [ActiveShare] {
+    package var endedShares: [ActiveShare] {
       get { rare?.endedShares ?? [] }
       set { update { $0.endedShares = newValue } }
     }
     /// Owners of the shares on which the local instance holds an annotation helper.
-    public var annotationHelperOwners: Set<UserID> {
+    package var annotationHelperOwners: Set<UserID> {
       get { rare?.annotationHelperOwners ?? [] }
       set { update { $0.annotationHelperOwners = newValue } }
     }
     /// For a resync snapshot (``SessionCore/SessionEvent/sessionJoined(_:)`` while in session): the shared
     /// facts it replaces, so that only what changed fires callbacks.
-    public var resyncBefore: SharedSessionFacts? {
+    package var resyncBefore: SharedSessionFacts? {
       get { rare?.resyncBefore }
       set { update { $0.resyncBefore = newValue } }
     }
@@ -68,7 +68,7 @@ public enum CallbackMapping {
     ///     order.
     ///   - annotationHelperOwners: Owners of the shares on which the local instance holds an
     ///     annotation helper.
-    public init(
+    package init(
       phaseBefore: SessionPhase = .inSession,
       myself: UserID? = nil,
       endedShares: [ActiveShare] = [],
@@ -107,7 +107,7 @@ public enum CallbackMapping {
     ///   - lhs: A context.
     ///   - rhs: Another context.
     /// - Returns: `true` if both hold the same facts.
-    public static func == (lhs: Context, rhs: Context) -> Bool {
+    package static func == (lhs: Context, rhs: Context) -> Bool {
       lhs.phaseBefore == rhs.phaseBefore && lhs.myself == rhs.myself
         && lhs.rare?.values == rhs.rare?.values
     }
@@ -115,7 +115,7 @@ public enum CallbackMapping {
     /// Hashes every fact, consistently with `==`.
     ///
     /// - Parameter hasher: The hasher to feed the facts to.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
       hasher.combine(phaseBefore)
       hasher.combine(myself)
       hasher.combine(rare?.values)
@@ -160,7 +160,7 @@ public enum CallbackMapping {
     ///   - annotationHelperOwners: Owners of shares the local instance holds helpers on.
     /// - Returns: The facts the event's callbacks need, to pass to
     ///   ``CallbackMapping/callbacks(for:context:)``.
-    public static func capture(
+    package static func capture(
       before event: SessionEvent, in state: SessionState,
       annotationHelperOwners: Set<UserID> = []
     ) -> Context {
@@ -210,7 +210,7 @@ public enum CallbackMapping {
   ///   empty when it fires none.
   /// - Complexity: O(1) but for events carrying lists (O(list)) and the join snapshot
   ///   (O(n log n) in the participants).
-  public static func callbacks(for event: SessionEvent, context: Context) -> [VideoSDKCallback] {
+  package static func callbacks(for event: SessionEvent, context: Context) -> [VideoSDKCallback] {
     var output: [VideoSDKCallback] = []
     appendCallbacks(for: event, context: context, to: &output)
     return output
@@ -223,7 +223,7 @@ public enum CallbackMapping {
   ///   - event: An event that applied.
   ///   - context: Facts captured just before it applied.
   ///   - output: The buffer to append to; what it already holds is kept.
-  public static func appendCallbacks(
+  package static func appendCallbacks(
     for event: SessionEvent, context: Context, to output: inout [VideoSDKCallback]
   ) {
     var oneUser: [UserID] = []
