@@ -73,9 +73,9 @@ public final class FaultProxy {
   /// and ``setBandwidth(_:peer:direction:)`` or straight to it.
   public let media: MediaFaultProxy?
 
-  private var peersByName: [String: ProxyPeer] = [:]
+  private var peerTable: ProxyPeerTable<ProxyPeer>
   /// Whether ``shutdown()`` ran.
-  public private(set) var isShutDown = false
+  public var isShutDown: Bool { peerTable.isShutDown }
 
   /// Creates a proxy to a server; it listens for nobody until ``listen(peer:)``.
   ///
@@ -96,8 +96,7 @@ public final class FaultProxy {
     mediaUpstreamPort: UInt16? = nil,
     mediaConfiguration: MediaFaultProxyConfiguration = MediaFaultProxyConfiguration()
   ) throws {
-    try loop.checkAcceptsNewHandles("FaultProxy")
-    guard upstreamPort != 0 else { throw FaultProxyError.invalidUpstreamPort }
+    peerTable = try ProxyPeerTable(loop: loop, upstreamPort: upstreamPort, proxy: "FaultProxy")
     self.loop = loop
     self.upstreamPort = upstreamPort
     self.seed = seed
@@ -121,20 +120,18 @@ public final class FaultProxy {
   /// - Throws: ``FaultProxyError/emptyPeerName``, ``FaultProxyError/shutDown``, `UVError` if
   ///   the listener can't be bound, or a `UDPSocketError` if the media socket can't.
   public func listen(peer: String) throws -> UInt16 {
-    loop.assertInEventLoop()
-    guard !isShutDown else { throw FaultProxyError.shutDown }
-    guard !peer.isEmpty else { throw FaultProxyError.emptyPeerName }
-    if let known = peersByName[peer] { return known.port }
-    _ = try media?.listen(peer: peer)
-    let record = ProxyPeer(name: peer, seed: seed)
-    let (upstreamPort, configuration) = (self.upstreamPort, self.configuration)
-    let listener = try TCPListener(loop: loop, configuration: configuration.tcp) { accepted in
-      Self.accept(accepted, peer: record, upstreamPort: upstreamPort, configuration: configuration)
+    try peerTable.listen(peer: peer) {
+      _ = try media?.listen(peer: peer)
+      let record = ProxyPeer(name: peer, seed: seed)
+      let (upstreamPort, configuration) = (self.upstreamPort, self.configuration)
+      let listener = try TCPListener(loop: loop, configuration: configuration.tcp) { accepted in
+        Self.accept(
+          accepted, peer: record, upstreamPort: upstreamPort, configuration: configuration)
+      }
+      record.listener = listener
+      record.port = listener.localPort
+      return record
     }
-    record.listener = listener
-    record.port = listener.localPort
-    peersByName[peer] = record
-    return listener.localPort
   }
 
   /// The port of a peer's listener, or `nil` if the proxy doesn't listen for it.
@@ -142,8 +139,7 @@ public final class FaultProxy {
   /// - Parameter peer: The peer's name.
   /// - Returns: The port, or `nil`.
   public func port(of peer: String) -> UInt16? {
-    loop.assertInEventLoop()
-    return peersByName[peer]?.port
+    peerTable[peer]?.port
   }
 
   /// The port of a peer's media socket (its LoopbackMediaLinkFactory sends there), or `nil`
@@ -158,8 +154,7 @@ public final class FaultProxy {
 
   /// The peers the proxy listens for, sorted by name.
   public var peers: [String] {
-    loop.assertInEventLoop()
-    return peersByName.keys.sorted()
+    peerTable.names
   }
 
   /// The faults a peer's connections get now, or `nil` for a peer the proxy doesn't know.
@@ -167,8 +162,7 @@ public final class FaultProxy {
   /// - Parameter peer: The peer's name.
   /// - Returns: Its faults, as clamped.
   public func faults(of peer: String) -> ProxyPeerFaults? {
-    loop.assertInEventLoop()
-    return peersByName[peer]?.faults
+    peerTable[peer]?.faults
   }
 
   // MARK: Faults
@@ -184,7 +178,7 @@ public final class FaultProxy {
   /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
   @discardableResult
   public func setDelay(_ milliseconds: Int64, peer: String, direction: LinkDirections) -> Bool {
-    let done = update(peer) { $0.update(direction) { $0.delay = Self.clampDelay(milliseconds) } }
+    let done = peerTable.update(peer, direction) { $0.delay = Self.clampDelay(milliseconds) }
     if done { media?.setDelay(milliseconds, peer: peer, direction: direction) }
     return done
   }
@@ -207,11 +201,9 @@ public final class FaultProxy {
   ) -> Bool {
     let probability = probability.isNaN ? 0 : min(max(probability, 0), 1)
     let retransmission = Self.clampDelay(retransmissionDelay)
-    let done = update(peer) { faults in
-      faults.update(direction) { lane in
-        lane.lossProbability = probability
-        lane.retransmissionDelay = retransmission
-      }
+    let done = peerTable.update(peer, direction) { lane in
+      lane.lossProbability = probability
+      lane.retransmissionDelay = retransmission
     }
     if done { media?.setLoss(probability, peer: peer, direction: direction) }
     return done
@@ -261,13 +253,7 @@ public final class FaultProxy {
   /// - Returns: `false`, changing nothing, if any name is unknown or the proxy is shut down.
   @discardableResult
   public func partition(_ peers: Set<String>, direction: LinkDirections = .both) -> Bool {
-    loop.assertInEventLoop()
-    guard !isShutDown else { return false }
-    let records = peers.compactMap { peersByName[$0] }
-    guard records.count == peers.count else { return false }
-    for record in records {
-      record.faults.update(direction) { $0.isPartitioned = true }
-    }
+    guard peerTable.partition(peers, direction: direction) else { return false }
     media?.partition(peers, direction: direction)
     return true
   }
@@ -278,8 +264,7 @@ public final class FaultProxy {
     loop.assertInEventLoop()
     guard !isShutDown else { return }
     media?.heal()
-    for record in peersByName.values {
-      record.faults.update(.both) { $0.isPartitioned = false }
+    peerTable.heal { record in
       for connection in record.connections {
         connection.pump(.uplink)
         connection.pump(.downlink)
@@ -296,8 +281,7 @@ public final class FaultProxy {
   /// - Returns: `false` if the proxy doesn't know `peer` or is shut down (nothing happened).
   @discardableResult
   public func kill(peer: String) -> Bool {
-    loop.assertInEventLoop()
-    guard !isShutDown, let record = peersByName[peer] else { return false }
+    guard let record = peerTable.live(peer) else { return false }
     for connection in record.connections { connection.kill() }
     media?.kill(peer: peer)
     return true
@@ -308,8 +292,7 @@ public final class FaultProxy {
   /// Per peer: bytes each way, chunks delayed, losses, connections accepted and open, resets
   /// and kills, bytes held now. Every peer the proxy listens (or listened) for is there.
   public var statistics: [String: ProxyPeerStatistics] {
-    loop.assertInEventLoop()
-    return peersByName.mapValues(\.currentStatistics)
+    peerTable.statistics
   }
 
   /// The media half's counters per peer (``MediaFaultProxy/statistics``); empty without one.
@@ -323,11 +306,9 @@ public final class FaultProxy {
   /// Afterwards ``listen(peer:)`` throws, the fault calls return `false`, and ``statistics``
   /// still answers.
   public func shutdown() {
-    loop.assertInEventLoop()
-    guard !isShutDown else { return }
-    isShutDown = true
+    guard peerTable.markShutDown() else { return }
     media?.shutdown()
-    for record in peersByName.values {
+    for record in peerTable.records {
       record.listener?.close()
       record.listener = nil
       for connection in record.connections { connection.close() }
@@ -335,14 +316,6 @@ public final class FaultProxy {
   }
 
   // MARK: Plumbing
-
-  /// Applies `change` to a known peer's faults.
-  private func update(_ peer: String, _ change: (inout ProxyPeerFaults) -> Void) -> Bool {
-    loop.assertInEventLoop()
-    guard !isShutDown, let record = peersByName[peer] else { return false }
-    change(&record.faults)
-    return true
-  }
 
   private static func clampDelay(_ milliseconds: Int64) -> Int64 {
     min(max(milliseconds, 0), maximumDelay)

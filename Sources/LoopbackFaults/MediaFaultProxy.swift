@@ -49,9 +49,9 @@ public final class MediaFaultProxy {
   /// The proxy's limits.
   public let configuration: MediaFaultProxyConfiguration
 
-  private var peersByName: [String: MediaProxyPeer] = [:]
+  private var peerTable: ProxyPeerTable<MediaProxyPeer>
   /// Whether ``shutdown()`` ran.
-  public private(set) var isShutDown = false
+  public var isShutDown: Bool { peerTable.isShutDown }
 
   /// Creates a proxy to a server's media plane; it listens for nobody until ``listen(peer:)``.
   ///
@@ -66,8 +66,8 @@ public final class MediaFaultProxy {
     loop: EventLoop, upstreamPort: UInt16, seed: UInt64,
     configuration: MediaFaultProxyConfiguration = MediaFaultProxyConfiguration()
   ) throws {
-    try loop.checkAcceptsNewHandles("MediaFaultProxy")
-    guard upstreamPort != 0 else { throw FaultProxyError.invalidUpstreamPort }
+    peerTable = try ProxyPeerTable(
+      loop: loop, upstreamPort: upstreamPort, proxy: "MediaFaultProxy")
     self.loop = loop
     self.upstreamPort = upstreamPort
     self.seed = seed
@@ -84,15 +84,11 @@ public final class MediaFaultProxy {
   /// - Throws: ``FaultProxyError/emptyPeerName``, ``FaultProxyError/shutDown``, or a
   ///   `UDPSocketError` if the socket can't be bound.
   public func listen(peer: String) throws -> UInt16 {
-    loop.assertInEventLoop()
-    guard !isShutDown else { throw FaultProxyError.shutDown }
-    guard !peer.isEmpty else { throw FaultProxyError.emptyPeerName }
-    if let known = peersByName[peer] { return known.port }
-    let record = try MediaProxyPeer(
-      name: peer, seed: seed, loop: loop, upstreamPort: upstreamPort,
-      configuration: configuration)
-    peersByName[peer] = record
-    return record.port
+    try peerTable.listen(peer: peer) {
+      try MediaProxyPeer(
+        name: peer, seed: seed, loop: loop, upstreamPort: upstreamPort,
+        configuration: configuration)
+    }
   }
 
   /// The port of a peer's socket, or `nil` if the proxy doesn't know the peer.
@@ -100,14 +96,12 @@ public final class MediaFaultProxy {
   /// - Parameter peer: The peer's name.
   /// - Returns: The port, or `nil`.
   public func port(of peer: String) -> UInt16? {
-    loop.assertInEventLoop()
-    return peersByName[peer]?.port
+    peerTable[peer]?.port
   }
 
   /// The peers the proxy listens for, sorted by name.
   public var peers: [String] {
-    loop.assertInEventLoop()
-    return peersByName.keys.sorted()
+    peerTable.names
   }
 
   /// The faults a peer's media gets now, or `nil` for a peer the proxy doesn't know.
@@ -115,8 +109,7 @@ public final class MediaFaultProxy {
   /// - Parameter peer: The peer's name.
   /// - Returns: Its faults, as clamped.
   public func faults(of peer: String) -> MediaProxyPeerFaults? {
-    loop.assertInEventLoop()
-    return peersByName[peer]?.faults
+    peerTable[peer]?.faults
   }
 
   // MARK: Faults
@@ -131,7 +124,7 @@ public final class MediaFaultProxy {
   @discardableResult
   public func setDelay(_ milliseconds: Int64, peer: String, direction: LinkDirections) -> Bool {
     let delay = Self.clampDelay(milliseconds)
-    return update(peer, direction) { $0.delay = delay }
+    return peerTable.update(peer, direction) { $0.delay = delay }
   }
 
   /// Sets the ± jitter of a peer's datagrams: each one's delay moves by a uniform draw in
@@ -145,7 +138,7 @@ public final class MediaFaultProxy {
   @discardableResult
   public func setJitter(_ milliseconds: Int64, peer: String, direction: LinkDirections) -> Bool {
     let jitter = Self.clampDelay(milliseconds)
-    return update(peer, direction) { $0.jitter = jitter }
+    return peerTable.update(peer, direction) { $0.jitter = jitter }
   }
 
   /// Sets the probability that each of a peer's datagrams is dropped.
@@ -158,7 +151,7 @@ public final class MediaFaultProxy {
   @discardableResult
   public func setLoss(_ probability: Double, peer: String, direction: LinkDirections) -> Bool {
     let probability = probability.isNaN ? 0 : min(max(probability, 0), 1)
-    return update(peer, direction) { $0.lossProbability = probability }
+    return peerTable.update(peer, direction) { $0.lossProbability = probability }
   }
 
   /// Caps a peer's bandwidth: datagrams are serialised at the rate behind a tail-drop queue.
@@ -176,7 +169,7 @@ public final class MediaFaultProxy {
       MediaBandwidthCap(
         bitsPerSecond: $0.effectiveBitsPerSecond, queueLimitBytes: max(0, $0.queueLimitBytes))
     }
-    return update(peer, direction) { $0.bandwidth = cap }
+    return peerTable.update(peer, direction) { $0.bandwidth = cap }
   }
 
   /// Drops the peers' datagrams, one way or both, until ``heal()``. Partitions add up.
@@ -187,19 +180,12 @@ public final class MediaFaultProxy {
   /// - Returns: `false`, changing nothing, if any name is unknown or the proxy is shut down.
   @discardableResult
   public func partition(_ peers: Set<String>, direction: LinkDirections = .both) -> Bool {
-    loop.assertInEventLoop()
-    guard !isShutDown else { return false }
-    let records = peers.compactMap { peersByName[$0] }
-    guard records.count == peers.count else { return false }
-    for record in records { record.faults.update(direction) { $0.isPartitioned = true } }
-    return true
+    peerTable.partition(peers, direction: direction)
   }
 
   /// Ends every partition.
   public func heal() {
-    loop.assertInEventLoop()
-    guard !isShutDown else { return }
-    for record in peersByName.values { record.faults.update(.both) { $0.isPartitioned = false } }
+    peerTable.heal()
   }
 
   /// Drops what the proxy holds for the peer and forgets its link's port; the socket and the
@@ -209,8 +195,7 @@ public final class MediaFaultProxy {
   /// - Returns: `false` if the proxy doesn't know `peer` or is shut down.
   @discardableResult
   public func kill(peer: String) -> Bool {
-    loop.assertInEventLoop()
-    guard !isShutDown, let record = peersByName[peer] else { return false }
+    guard let record = peerTable.live(peer) else { return false }
     record.kill()
     return true
   }
@@ -219,30 +204,18 @@ public final class MediaFaultProxy {
 
   /// Per peer: datagrams each way, by what became of them, and what is held now.
   public var statistics: [String: MediaProxyPeerStatistics] {
-    loop.assertInEventLoop()
-    return peersByName.mapValues(\.currentStatistics)
+    peerTable.statistics
   }
 
   /// Closes every socket at once (what is held is dropped); idempotent. Afterwards
   /// ``listen(peer:)`` throws, the fault calls return `false`, and ``statistics`` still
   /// answers.
   public func shutdown() {
-    loop.assertInEventLoop()
-    guard !isShutDown else { return }
-    isShutDown = true
-    for record in peersByName.values { record.close() }
+    guard peerTable.markShutDown() else { return }
+    for record in peerTable.records { record.close() }
   }
 
   // MARK: Plumbing
-
-  private func update(
-    _ peer: String, _ direction: LinkDirections, _ change: (inout MediaLaneFaults) -> Void
-  ) -> Bool {
-    loop.assertInEventLoop()
-    guard !isShutDown, let record = peersByName[peer] else { return false }
-    record.faults.update(direction, change)
-    return true
-  }
 
   private static func clampDelay(_ milliseconds: Int64) -> Int64 {
     min(max(milliseconds, 0), FaultProxy.maximumDelay)

@@ -175,22 +175,9 @@ public struct MediaProxyPeerStatistics: Hashable, Sendable, Codable {
     self.kills = kills
     self.datagramsHeld = datagramsHeld
   }
-
-  subscript(way: LinkDirection) -> MediaProxyLaneStatistics {
-    get {
-      switch way {
-      case .uplink: uplink
-      case .downlink: downlink
-      }
-    }
-    set {
-      switch way {
-      case .uplink: uplink = newValue
-      case .downlink: downlink = newValue
-      }
-    }
-  }
 }
+
+extension MediaProxyPeerStatistics: UplinkDownlinkPair {}
 
 /// The limits of a ``MediaFaultProxy``.
 ///

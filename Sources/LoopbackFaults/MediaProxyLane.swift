@@ -40,18 +40,11 @@ struct MediaProxyLane {
     case idle
   }
 
-  private struct Held {
-    var bytes: [UInt8]
-    var releaseAt: Int64
-  }
-
   var faults = MediaLaneFaults()
   private var random: SimulationRandom
   let maxHeldBytes: Int
-  private var held: [Held] = []
-  private var head = 0
-  /// Bytes held now.
-  private(set) var heldBytes = 0
+  /// The datagrams held back, each with the time (µs) it goes.
+  private var held = HeldQueue<Int64>()
   /// The release time of the last datagram held: none goes before it.
   private var lastReleaseAt: Int64 = 0
   /// When the bandwidth queue is empty again (µs).
@@ -63,9 +56,12 @@ struct MediaProxyLane {
   }
 
   /// Datagrams held now.
-  var heldCount: Int { held.count - head }
+  var heldCount: Int { held.count }
 
-  var isEmpty: Bool { head == held.count }
+  /// Bytes held now.
+  var heldBytes: Int { held.heldBytes }
+
+  var isEmpty: Bool { held.isEmpty }
 
   /// A datagram arrived at `now`.
   mutating func arrive(_ bytes: UnsafeRawBufferPointer, now: Int64) -> Arrival {
@@ -96,37 +92,22 @@ struct MediaProxyLane {
     guard bytes.count <= maxHeldBytes - heldBytes else { return .dropped(.overLimit) }
     if let finish { busyUntil = finish }
     release = max(release, lastReleaseAt)
-    held.append(Held(bytes: Array(bytes), releaseAt: release))
-    heldBytes += bytes.count
+    held.append(bytes, releaseAt: release)
     lastReleaseAt = release
     return .held
   }
 
   /// The next step at `now`.
   mutating func next(now: Int64) -> Step {
-    guard head < held.count else { return .idle }
-    let releaseAt = held[head].releaseAt
+    guard let releaseAt = held.firstReleaseAt else { return .idle }
     guard releaseAt <= now else { return .wait(until: releaseAt) }
-    let bytes = held[head].bytes
-    held[head].bytes = []
-    head += 1
-    heldBytes -= bytes.count
-    if head == held.count {
-      held.removeAll(keepingCapacity: held.capacity <= 1_024)
-      head = 0
-    } else if head >= 64, head * 2 >= held.count {
-      held.removeFirst(head)
-      head = 0
-    }
-    return .send(bytes)
+    return .send(held.removeFirst())
   }
 
   /// Drops everything held and empties the bandwidth queue; returns how many were held.
   mutating func discard() -> Int {
     let count = heldCount
     held.removeAll()
-    head = 0
-    heldBytes = 0
     busyUntil = 0
     lastReleaseAt = 0
     return count

@@ -182,3 +182,5 @@ final class MediaProxyPeer {
 /// Loop-confined.
 @available(*, unavailable)
 extension MediaProxyPeer: Sendable {}
+
+extension MediaProxyPeer: ProxyPeerRecord {}

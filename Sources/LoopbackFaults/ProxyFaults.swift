@@ -83,8 +83,31 @@ public struct PerDirection<Lane: Hashable & Sendable & Codable>: Hashable, Senda
     self.downlink = downlink
   }
 
+  /// Applies `change` to every way `direction` includes.
+  mutating func update(_ direction: LinkDirections, _ change: (inout Lane) -> Void) {
+    for way in LinkDirection.allCases where direction.includes(way) { change(&self[way]) }
+  }
+}
+
+extension PerDirection: UplinkDownlinkPair {}
+
+/// A value with one part for each way of a proxied peer, `uplink` (peer to server) and
+/// `downlink` (server to peer): ``PerDirection`` and ``MediaProxyPeerStatistics``. Gives them
+/// one subscript by ``SessionTransport/LinkDirection``.
+///
+/// A protocol of values; what conforms says who owns it.
+protocol UplinkDownlinkPair {
+  /// What each way holds.
+  associatedtype Way
+  /// Peer to server.
+  var uplink: Way { get set }
+  /// Server to peer.
+  var downlink: Way { get set }
+}
+
+extension UplinkDownlinkPair {
   /// The value of one way.
-  subscript(way: LinkDirection) -> Lane {
+  subscript(way: LinkDirection) -> Way {
     get {
       switch way {
       case .uplink: uplink
@@ -97,11 +120,6 @@ public struct PerDirection<Lane: Hashable & Sendable & Codable>: Hashable, Senda
       case .downlink: downlink = newValue
       }
     }
-  }
-
-  /// Applies `change` to every way `direction` includes.
-  mutating func update(_ direction: LinkDirections, _ change: (inout Lane) -> Void) {
-    for way in LinkDirection.allCases where direction.includes(way) { change(&self[way]) }
   }
 }
 

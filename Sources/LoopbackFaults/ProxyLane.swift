@@ -10,12 +10,6 @@ import LoopbackTransport
 ///
 /// > Important: A value, owned by one `ProxyConnection` on its loop.
 struct ProxyLane {
-  /// A chunk held back: one read's bytes, and the loop time (ms) it may be written.
-  struct Chunk: Equatable {
-    var bytes: [UInt8]
-    var releaseAt: UInt64
-  }
-
   /// What to do with a chunk that arrived.
   enum Arrival: Equatable {
     /// Nothing held and nothing to add: write it on now.
@@ -41,11 +35,8 @@ struct ProxyLane {
 
   /// The bound on ``heldBytes``.
   let maxHeldBytes: Int
-  private var chunks: [Chunk] = []
-  /// The first chunk still held; those before it went.
-  private var head = 0
-  /// Bytes held now.
-  private(set) var heldBytes = 0
+  /// The chunks held back: one read's bytes each, and the loop time (ms) it may be written.
+  private var chunks = HeldQueue<UInt64>()
   /// The release time of the last chunk held: no later chunk goes before it.
   private var lastReleaseAt: UInt64 = 0
   /// Whether the side the bytes come from closed (nothing more arrives).
@@ -58,7 +49,10 @@ struct ProxyLane {
   }
 
   /// Whether nothing is held.
-  var isEmpty: Bool { head == chunks.count }
+  var isEmpty: Bool { chunks.isEmpty }
+
+  /// Bytes held now.
+  var heldBytes: Int { chunks.heldBytes }
 
   /// A chunk arrived from the source.
   ///
@@ -74,8 +68,7 @@ struct ProxyLane {
     if isEmpty && hold == 0 && !isBlocked { return .forward }
     guard bytes.count <= maxHeldBytes - heldBytes else { return .overLimit }
     let releaseAt = max(now.addingSaturating(hold), lastReleaseAt)
-    chunks.append(Chunk(bytes: Array(bytes), releaseAt: releaseAt))
-    heldBytes += bytes.count
+    chunks.append(bytes, releaseAt: releaseAt)
     lastReleaseAt = releaseAt
     return .held
   }
@@ -89,8 +82,6 @@ struct ProxyLane {
   /// Drops everything held (the connection ended).
   mutating func discard() {
     chunks.removeAll()
-    head = 0
-    heldBytes = 0
   }
 
   /// The next step: a chunk that is due, the time the next one is, or nothing.
@@ -100,25 +91,13 @@ struct ProxyLane {
   ///   - isBlocked: Whether the lane is partitioned (nothing goes).
   /// - Returns: The step.
   mutating func next(now: UInt64, isBlocked: Bool) -> Step {
-    if isEmpty {
+    guard let releaseAt = chunks.firstReleaseAt else {
       guard isSourceClosed, !didFinish else { return .idle }
       didFinish = true
       return .finished
     }
     if isBlocked { return .idle }
-    let releaseAt = chunks[head].releaseAt
     guard releaseAt <= now else { return .wait(until: releaseAt) }
-    let bytes = chunks[head].bytes
-    chunks[head].bytes = []
-    head += 1
-    heldBytes -= bytes.count
-    if head == chunks.count {
-      chunks.removeAll(keepingCapacity: chunks.capacity <= 1_024)
-      head = 0
-    } else if head >= 64 && head * 2 >= chunks.count {
-      chunks.removeFirst(head)
-      head = 0
-    }
-    return .send(bytes)
+    return .send(chunks.removeFirst())
   }
 }

@@ -80,3 +80,5 @@ final class ProxyPeer {
     return hash
   }
 }
+
+extension ProxyPeer: ProxyPeerRecord {}

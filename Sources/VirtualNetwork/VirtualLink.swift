@@ -11,11 +11,7 @@ import SessionTransport
 ///
 /// > Important: Confined to its network's isolation domain.
 public final class VirtualLink: LookaheadLink {
-  enum State {
-    case idle
-    case open
-    case ended
-  }
+  typealias State = VirtualLinkState
 
   let peer: VirtualPeer
   let serial: Int
@@ -47,14 +43,7 @@ public final class VirtualLink: LookaheadLink {
   ///
   /// - Parameter handler: Gets the link's events, one at a time, from the network's loop.
   public func start(_ handler: @escaping (LinkEvent) -> Void) {
-    guard state == .idle else { return }
-    guard let network = peer.network, peer.alive, peer.incarnation == incarnation,
-      !network.isFinished
-    else {
-      state = .ended
-      return
-    }
-    state = .open
+    guard let network = state.start(on: peer, incarnation: incarnation) else { return }
     self.handler = handler
     network.linkStarted(self)
   }

@@ -20,11 +20,7 @@ import SessionTransport
 ///
 /// > Important: Confined to its network's isolation domain. Not `Sendable`.
 public final class VirtualMediaLink: MediaLink {
-  enum State {
-    case idle
-    case open
-    case ended
-  }
+  typealias State = VirtualLinkState
 
   let peer: VirtualPeer
   let incarnation: UInt64
@@ -50,14 +46,7 @@ public final class VirtualMediaLink: MediaLink {
   ///
   /// - Parameter handler: Gets the link's events, one at a time, from the network's loop.
   public func start(_ handler: @escaping (MediaLinkEvent) -> Void) {
-    guard state == .idle else { return }
-    guard let network = peer.network, peer.alive, peer.incarnation == incarnation,
-      !network.isFinished
-    else {
-      state = .ended
-      return
-    }
-    state = .open
+    guard let network = state.start(on: peer, incarnation: incarnation) else { return }
     self.handler = handler
     network.mediaLinkStarted(self)
   }

@@ -222,12 +222,9 @@ struct ClientLinkStateMachine {
     case .awaitingAck, .ready:
       state = .finished
       return Self.reason(for: reason)
-    case .failing(let reason):
-      state = .finished
-      return reason
-    case .closedByOwner:
-      state = .finished
-      return nil
+    case .failing, .closedByOwner:
+      // As when the connection was never made: the failure's own reason, or nothing.
+      return finishWithoutConnection()
     case .idle, .finished:
       preconditionFailure("a link's connection closed while the link was \(state)")
     }

@@ -31,6 +31,27 @@ final class LoopLocalState {
   deinit {
     readBuffer.deallocate()
   }
+
+  /// Hands the loop's read buffer to libuv, from a stream's or a socket's alloc callback.
+  /// libuv reads one chunk (one datagram) into it and calls back before the next alloc, so
+  /// the one buffer serves every stream and socket on the loop.
+  ///
+  /// - Parameters:
+  ///   - state: The loop-local state of the handle's owner; `nil` for an orphan handle, which
+  ///     gets an empty buffer (libuv then reports `UV_ENOBUFS`).
+  ///   - buffer: Where libuv wants the buffer.
+  @inline(__always)
+  static func lendReadBuffer(
+    of state: LoopLocalState?, to buffer: UnsafeMutablePointer<uv_buf_t>?
+  ) {
+    guard let buffer else { return }
+    guard let state, let base = state.readBuffer.baseAddress else {
+      buffer.pointee = uv_buf_init(nil, 0)
+      return
+    }
+    buffer.pointee = uv_buf_init(
+      base.assumingMemoryBound(to: CChar.self), UInt32(state.readBuffer.count))
+  }
 }
 
 extension EventLoop {

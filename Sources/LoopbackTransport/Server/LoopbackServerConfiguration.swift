@@ -185,18 +185,7 @@ extension LoopbackServerConfiguration {
   /// (`RLIMIT_NOFILE`'s soft limit, now; at most 1,048,576 counted) less
   /// ``descriptorReserve``, or half the limit when it is below twice the reserve. At least 1.
   public static var maximumConnections: Int {
-    #if canImport(Glibc)
-      let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    #else
-      let resource = RLIMIT_NOFILE
-    #endif
-    var limit = rlimit()
-    let files: Int
-    if getrlimit(resource, &limit) == 0 {
-      files = Int(min(UInt64(limit.rlim_cur), 1 << 20))
-    } else {
-      files = 1_024
-    }
+    let files = OpenFileLimit.current().map { Int(min(UInt64($0.rlim_cur), 1 << 20)) } ?? 1_024
     guard files >= 2 * descriptorReserve else { return max(files / 2, 1) }
     return files - descriptorReserve
   }

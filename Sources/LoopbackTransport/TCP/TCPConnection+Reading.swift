@@ -95,15 +95,8 @@ private func tcpAllocCallback(
   _ suggestedSize: Int,
   _ buffer: UnsafeMutablePointer<uv_buf_t>?
 ) {
-  guard let buffer else { return }
-  guard let connection = handleOwner(handle, as: TCPConnection.self),
-    let base = connection.loop.local.readBuffer.baseAddress
-  else {
-    buffer.pointee = uv_buf_init(nil, 0)  // libuv reports UV_ENOBUFS
-    return
-  }
-  let size = connection.loop.local.readBuffer.count
-  buffer.pointee = uv_buf_init(base.assumingMemoryBound(to: CChar.self), UInt32(size))
+  LoopLocalState.lendReadBuffer(
+    of: handleOwner(handle, as: TCPConnection.self)?.loop.local, to: buffer)
 }
 
 private func tcpReadCallback(

@@ -343,17 +343,8 @@ private func udpAllocCallback(
   _ suggestedSize: Int,
   _ buffer: UnsafeMutablePointer<uv_buf_t>?
 ) {
-  guard let buffer else { return }
-  guard let socket = handleOwner(handle, as: UDPSocket.self),
-    let base = socket.loop.local.readBuffer.baseAddress
-  else {
-    buffer.pointee = uv_buf_init(nil, 0)  // libuv reports UV_ENOBUFS
-    return
-  }
-  // libuv reads one datagram into it and calls back before the next alloc, so the loop's one
-  // buffer serves every socket and stream on the loop.
-  let size = socket.loop.local.readBuffer.count
-  buffer.pointee = uv_buf_init(base.assumingMemoryBound(to: CChar.self), UInt32(size))
+  LoopLocalState.lendReadBuffer(
+    of: handleOwner(handle, as: UDPSocket.self)?.loop.local, to: buffer)
 }
 
 private func udpReceiveCallback(

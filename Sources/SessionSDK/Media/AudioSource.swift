@@ -36,18 +36,12 @@ package struct AudioSource: Sendable {
   /// Whether the microphone is muted.
   package private(set) var isMuted: Bool
   /// The explicit talking state, or `nil` while the model drives it.
-  package private(set) var talking: Bool?
+  package var talking: Bool? { talker.talking }
   /// Whether the last packet sent (or the state before the first) was talking.
-  package private(set) var isTalking: Bool
+  package var isTalking: Bool { talker.isTalking }
 
-  private let endSpurt: Double
-  private let endSilence: Double
-  private var clock: MediaClock
-  private var random: SimulationRandom
-  private var sequence: UInt32
-  private var frameID: UInt32 = 0
-  private var pending: [MediaPacket] = []
-  private var latest: Int64
+  private var schedule: TickSchedule
+  private var talker: Talker
 
   /// Creates a microphone.
   ///
@@ -72,14 +66,10 @@ package struct AudioSource: Sendable {
     self.user = user
     self.isConnected = connected
     self.isMuted = muted
-    endSpurt = Double(Self.packetInterval) / Double(meanSpurt)
-    endSilence = Double(Self.packetInterval) / Double(meanSilence)
-    clock = MediaClock(rate: Int(1_000_000 / Self.packetInterval), start: start)
-    random = MediaSeed.generator(seed: seed, stream: StreamID(user: user, kind: .audio))
-    sequence = firstSequence
-    latest = start
-    let talkingShare = Double(meanSpurt) / Double(meanSpurt + meanSilence)
-    isTalking = MediaSeed.unit(&random) < talkingShare
+    schedule = TickSchedule(rate: Int(1_000_000 / Self.packetInterval), start: start)
+    talker = Talker(
+      stream: StreamID(user: user, kind: .audio), meanSpurt: meanSpurt, meanSilence: meanSilence,
+      seed: seed, firstSequence: firstSequence)
   }
 
   /// The microphone's stream.
@@ -93,10 +83,7 @@ package struct AudioSource: Sendable {
   /// - Parameter now: The current time, in microseconds.
   /// - Returns: The packets in send order.
   package mutating func packets(until now: Int64) -> [MediaPacket] {
-    var packets = pending
-    pending = []
-    collect(until: now, into: &packets)
-    return packets
+    schedule.packets(until: now, isSending: isSending, state: &talker, emit: Talker.emit)
   }
 
   /// Connects or disconnects audio at `now`. Packets due before `now` are still handed out;
@@ -134,49 +121,75 @@ package struct AudioSource: Sendable {
   ///   - now: When, in microseconds.
   package mutating func setTalking(_ talking: Bool?, at now: Int64) {
     flush(until: now)
-    self.talking = talking
-    if let talking { isTalking = talking }
+    talker.talking = talking
+    if let talking { talker.isTalking = talking }
   }
 
   private mutating func resumeIfStarted(wasSending: Bool, at now: Int64) {
-    if !wasSending, isSending { clock.restart(at: max(now, latest)) }
+    if !wasSending, isSending { schedule.restart(at: now) }
   }
 
-  /// Moves the packets due before `now` into `pending`, before a change of state at `now`.
+  /// Moves the packets due before `now` into the schedule's pending ones, before a change of
+  /// state at `now`.
   private mutating func flush(until now: Int64) {
-    guard now > .min else { return }
-    var packets = pending
-    pending = []
-    collect(until: now - 1, into: &packets)
-    pending = packets
+    schedule.flush(until: now, isSending: isSending, state: &talker, emit: Talker.emit)
   }
+}
 
-  private mutating func collect(until now: Int64, into packets: inout [MediaPacket]) {
-    guard now >= latest else { return }
-    latest = now
-    guard isSending else { return }
-    for tick in clock.take(until: now) {
-      guard let time = clock.time(ofTick: tick) else { break }
-      packets.append(packet(at: time))
-    }
-  }
+extension AudioSource {
+  /// The talking model and the packets' numbering: what makes each packet, apart from the
+  /// schedule that says when.
+  ///
+  /// > Important: A value, owned by its ``AudioSource``; `Sendable`.
+  private struct Talker: Sendable {
+    let stream: StreamID
+    /// The chance, per packet, that a talk spurt ends, and that a silence does.
+    let endSpurt: Double
+    let endSilence: Double
+    var random: SimulationRandom
+    var sequence: UInt32
+    var frameID: UInt32 = 0
+    /// The explicit talking state, or `nil` while the model drives it.
+    var talking: Bool?
+    /// Whether the last packet made (or the state before the first) was talking.
+    var isTalking: Bool
 
-  /// Steps the talking state and makes the packet sent at `time`.
-  private mutating func packet(at time: Int64) -> MediaPacket {
-    let draw = MediaSeed.unit(&random)
-    if let talking {
-      isTalking = talking
-    } else if draw < (isTalking ? endSpurt : endSilence) {
-      isTalking.toggle()
+    init(
+      stream: StreamID, meanSpurt: Int64, meanSilence: Int64, seed: UInt64, firstSequence: UInt32
+    ) {
+      self.stream = stream
+      endSpurt = Double(AudioSource.packetInterval) / Double(meanSpurt)
+      endSilence = Double(AudioSource.packetInterval) / Double(meanSilence)
+      random = MediaSeed.generator(seed: seed, stream: stream)
+      sequence = firstSequence
+      let talkingShare = Double(meanSpurt) / Double(meanSpurt + meanSilence)
+      isTalking = MediaSeed.unit(&random) < talkingShare
     }
-    let levels = isTalking ? Self.talkingLevels : Self.silentLevels
-    let level = levels.lowerBound + UInt8(random.next() % UInt64(levels.count))
-    let packet = MediaPacket(
-      stream: stream, sequence: sequence, frameID: frameID, isKeyFrame: true, sendTime: time,
-      payloadBytes: Self.payloadBytes, audioLevel: level, width: 0, height: 0,
-      framePackets: 1)
-    sequence &+= 1
-    frameID &+= 1
-    return packet
+
+    /// Appends the packet of a tick at `time`.
+    static func emit(
+      _ talker: inout Talker, tick _: Int64, time: Int64, into packets: inout [MediaPacket]
+    ) {
+      packets.append(talker.packet(at: time))
+    }
+
+    /// Steps the talking state and makes the packet sent at `time`.
+    private mutating func packet(at time: Int64) -> MediaPacket {
+      let draw = MediaSeed.unit(&random)
+      if let talking {
+        isTalking = talking
+      } else if draw < (isTalking ? endSpurt : endSilence) {
+        isTalking.toggle()
+      }
+      let levels = isTalking ? AudioSource.talkingLevels : AudioSource.silentLevels
+      let level = levels.lowerBound + UInt8(random.next() % UInt64(levels.count))
+      let packet = MediaPacket(
+        stream: stream, sequence: sequence, frameID: frameID, isKeyFrame: true, sendTime: time,
+        payloadBytes: AudioSource.payloadBytes, audioLevel: level, width: 0, height: 0,
+        framePackets: 1)
+      sequence &+= 1
+      frameID &+= 1
+      return packet
+    }
   }
 }

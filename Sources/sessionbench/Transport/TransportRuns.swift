@@ -96,17 +96,8 @@ func monotonicNanoseconds() -> UInt64 {
 
 /// Raises the soft limit of open files to `needed` (at most the hard limit).
 func raiseFileLimit(to needed: Int) {
-  var limit = rlimit()
-  guard getrlimit(fileLimitResource, &limit) == 0, limit.rlim_cur < rlim_t(needed) else { return }
-  limit.rlim_cur = min(rlim_t(needed), limit.rlim_max)
-  _ = setrlimit(fileLimitResource, &limit)
+  OpenFileLimit.raise(to: needed)
 }
-
-#if canImport(Glibc)
-  private let fileLimitResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-#else
-  private let fileLimitResource = RLIMIT_NOFILE
-#endif
 
 /// The `q`-quantile (0...1) of `values`, by the nearest-rank method.
 func quantile(_ values: [Double], _ q: Double) -> Double {
