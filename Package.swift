@@ -196,6 +196,7 @@ let package = Package(
         "SessionService",
         "SessionSDK",
         "SessionSimulation",
+        "SessionTestSupport",
         "LoopbackTransport",
         "LoopbackFaults",
         "VirtualNetwork",
@@ -284,6 +285,7 @@ let package = Package(
         "SessionCore",
         "SessionTransport",
         "SessionService",
+        "SessionTestSupport",
       ],
       swiftSettings: swiftSettings
     ),

@@ -1,14 +1,7 @@
-/// A benchmark the command line can run by name.
-struct Benchmark: Sendable {
-  /// One line for the usage text.
-  var summary: String
-  /// The benchmark's arguments, for `--help`.
-  var usage: String
-  /// A fuller `--help` text than the usage line, if the benchmark has one.
-  var help: String? = nil
-  /// Runs the benchmark with the arguments after its name (for example `--json`).
-  var run: @Sendable ([String]) throws -> Void
-}
+import SessionSimulation
+
+/// A benchmark the command line can run by name: its summary, usage, help and entry point.
+typealias Benchmark = ToolCommand
 
 /// Every benchmark, by the name given on the command line. Add one line per benchmark.
 let benchmarks: [String: Benchmark] = [

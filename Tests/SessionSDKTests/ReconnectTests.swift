@@ -10,18 +10,17 @@ import Testing
 @MainActor
 struct ReconnectTests {
   final class Clock {
-    var now: Int64 = 1_700_000_000_000
+    var now: Int64 = SessionFixture.startTime
   }
 
   let clock = Clock()
   let service: SessionService
   let network: InProcessNetwork
-  let minter = TokenMinter(appKey: "key", secret: "secret")
+  static let fixture = SessionFixture()
+  var fixture: SessionFixture { Self.fixture }
 
   init() {
-    service = SessionService(
-      configuration: ServiceConfiguration(
-        credentials: ["key": "secret"], reconnectGrace: 5_000))
+    service = Self.fixture.makeService { $0.reconnectGrace = 5_000 }
     let clock = clock
     network = InProcessNetwork(host: service, now: { clock.now })
   }
@@ -49,11 +48,7 @@ struct ReconnectTests {
     #expect(
       sdk.initialize(InitParams(domain: "test", transport: wrapped, clock: { clock.now }))
         == .success)
-    let context = SessionContext()
-    context.sessionName = "Room"
-    context.userName = name
-    context.token = minter.mint(
-      sessionName: "Room", role: role, issuedAt: clock.now / 1_000 - 30)
+    let context = fixture.context(name, role: role, now: clock.now)
     #expect(sdk.joinSession(context) != nil)
     return (sdk, box)
   }
@@ -119,7 +114,7 @@ struct ReconnectTests {
   @Test func restartedServiceEndsTheSessionWithNetworkError() throws {
     let (alice, aliceLog) = member("Alice", role: .host)
     // A fresh service knows no sessions: every resume fails.
-    let fresh = SessionService(configuration: ServiceConfiguration(credentials: ["key": "secret"]))
+    let fresh = fixture.makeService()
     let freshNetwork = InProcessNetwork(host: fresh)
     let aliceLinks = try links(of: alice)
     aliceLinks.target = freshNetwork

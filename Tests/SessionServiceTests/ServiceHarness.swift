@@ -1,5 +1,6 @@
 import SessionCore
 import SessionService
+import SessionTestSupport
 import SessionTransport
 import Testing
 
@@ -18,9 +19,11 @@ import Testing
 ///
 /// > Important: Not `Sendable`; each test makes its own.
 final class ServiceHarness {
-  static let appKey = "harnessKey"
-  static let secret = "harnessSecret-0123456789"
-  static let startTime: Int64 = 1_700_000_000_000
+  static let appKey = SessionFixture.appKey
+  static let secret = SessionFixture.secret
+  static let startTime = SessionFixture.startTime
+  /// The credentials, tokens and join requests.
+  static let fixture = SessionFixture()
 
   /// What one connection got: a message, or closed.
   enum Output: Hashable {
@@ -80,10 +83,8 @@ final class ServiceHarness {
 
   /// Creates a service with the harness's credentials, adjusted by `configure`.
   init(configure: (inout ServiceConfiguration) -> Void = { _ in }) {
-    var configuration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
-    configure(&configuration)
-    service = SessionService(configuration: configuration)
-    minter = TokenMinter(appKey: Self.appKey, secret: Self.secret)
+    service = Self.fixture.makeService(configure)
+    minter = Self.fixture.minter
     service.attach { [unowned self] output in
       switch output {
       case .send(let message, let connection):
@@ -159,9 +160,8 @@ final class ServiceHarness {
     session: String = "Room", role: TokenRole = .participant, userKey: String? = nil,
     sessionKey: String? = nil
   ) -> String {
-    minter.mint(
-      sessionName: session, role: role, issuedAt: now / 1_000 - 30, userKey: userKey,
-      sessionKey: sessionKey)
+    Self.fixture.token(
+      role: role, sessionName: session, now: now, userKey: userKey, sessionKey: sessionKey)
   }
 
   /// A join request with a valid token for `session`.

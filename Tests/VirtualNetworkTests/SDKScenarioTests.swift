@@ -1,6 +1,7 @@
 import SessionCore
 import SessionSDK
 import SessionService
+import SessionTestSupport
 import SessionTransport
 import Testing
 import VirtualNetwork
@@ -18,11 +19,9 @@ final class Scenario {
     func saw(_ callback: VideoSDKCallback) -> Bool { callbacks.contains(callback) }
   }
 
-  static let appKey = "vnet-key"
-  static let secret = "vnet-secret-0123456789"
-
+  static let fixture = SessionFixture()
+  var fixture: SessionFixture { Self.fixture }
   let network: VirtualNetwork
-  let minter = TokenMinter(appKey: appKey, secret: secret)
   var service: SessionService
   var members: [String: Member] = [:]
   let serviceConfiguration: ServiceConfiguration
@@ -32,8 +31,7 @@ final class Scenario {
     reconnectGrace: Int64 = 10_000
   ) {
     network = VirtualNetwork(seed: seed, configuration: configuration)
-    serviceConfiguration = ServiceConfiguration(
-      credentials: [Self.appKey: Self.secret], reconnectGrace: reconnectGrace)
+    serviceConfiguration = Self.fixture.serviceConfiguration { $0.reconnectGrace = reconnectGrace }
     service = SessionService(configuration: serviceConfiguration)
     network.startHost(service)
   }
@@ -52,12 +50,7 @@ final class Scenario {
     let member = Member(sdk: sdk)
     sdk.callbackObserver = { [unowned member] in member.callbacks.append($0) }
     _ = sdk.initialize(InitParams(domain: "vnet", transport: peer, clock: peer.clock))
-    let context = SessionContext()
-    context.sessionName = "Room"
-    context.userName = name
-    context.token = minter.mint(
-      sessionName: "Room", role: role, issuedAt: peer.clock() / 1_000 - 30)
-    _ = sdk.joinSession(context)
+    _ = sdk.joinSession(fixture.context(name, role: role, now: peer.clock()))
     members[name] = member
     return member
   }

@@ -103,17 +103,13 @@ public struct LinkContract: Sendable, CustomStringConvertible, CustomTestStringC
 
   // MARK: Credentials
 
-  /// The SDK key of ``serviceConfiguration``.
-  public static let appKey = "link-contract-key"
-  /// The SDK secret for ``appKey``.
-  public static let secret = "link-contract-secret-0123456789"
-  /// Mints tokens a service made with ``serviceConfiguration`` accepts.
-  public static let minter = TokenMinter(appKey: appKey, secret: secret)
-  /// The service configuration the cases assume: ``appKey``'s credentials, and the defaults
+  /// The fixture the cases set up with: the development credentials, tokens and contexts.
+  public static let fixture = SessionFixture()
+  /// The service configuration the cases assume: the fixture's credentials, and the defaults
   /// otherwise (a heartbeat timeout of 15 s, which `heartbeatsKeepALinkOpenAsTimePasses`
   /// needs to be longer than 5 s).
   public static var serviceConfiguration: ServiceConfiguration {
-    ServiceConfiguration(credentials: [appKey: secret])
+    fixture.serviceConfiguration()
   }
 }
 

@@ -80,14 +80,14 @@ public protocol LinkContractWorld: AnyObject {
 }
 
 extension LinkContractWorld {
-  /// Mints with ``LinkContract/minter``, issued 30 s before ``now``.
+  /// A token from ``LinkContract/fixture``, issued 30 s before ``now``.
   ///
   /// - Parameters:
   ///   - sessionName: The session the token admits to.
   ///   - role: The token's role.
   /// - Returns: The signed token.
   public func token(sessionName: String, role: TokenRole) -> String {
-    LinkContract.minter.mint(sessionName: sessionName, role: role, issuedAt: now / 1_000 - 30)
+    LinkContract.fixture.token(role: role, sessionName: sessionName, now: now)
   }
 
   /// The connections the host has seen open, in order.

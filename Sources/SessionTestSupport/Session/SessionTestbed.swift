@@ -24,12 +24,12 @@ import Testing
 /// > Important: Not `Sendable`. Confined to the isolation domain that created it (usually the
 /// > main actor in a test), with the service, the network and every instance.
 public final class SessionTestbed {
-  /// The SDK key the service accepts: the one development key (`DevelopmentCredentials`).
-  public static let appKey = DevelopmentCredentials.key
+  /// The SDK key the service accepts: the one development key (``SessionFixture/appKey``).
+  public static let appKey = SessionFixture.appKey
   /// The SDK secret for ``appKey``: the one development secret.
-  public static let secret = DevelopmentCredentials.secret
-  /// Where the clock starts, in milliseconds since 1970.
-  public static let startTime: Int64 = 1_700_000_000_000
+  public static let secret = SessionFixture.secret
+  /// Where the clock starts, in milliseconds since 1970 (``SessionFixture/startTime``).
+  public static let startTime = SessionFixture.startTime
 
   private final class Clock {
     var now: Int64 = SessionTestbed.startTime
@@ -39,10 +39,12 @@ public final class SessionTestbed {
   public let service: SessionService
   /// The network between the service and the instances.
   public let network: InProcessNetwork
+  /// The service's credentials, tokens and join contexts.
+  public let fixture: SessionFixture
   /// Mints tokens the service accepts.
-  public let minter = TokenMinter(appKey: SessionTestbed.appKey, secret: SessionTestbed.secret)
+  public var minter: TokenMinter { fixture.minter }
   /// The session members join unless told otherwise.
-  public let sessionName: String
+  public var sessionName: String { fixture.sessionName }
   /// Every instance made by `makeSDK(limits:)` or ``join(_:role:sessionName:configure:)``,
   /// in order.
   public private(set) var members: [VideoSDK] = []
@@ -59,10 +61,8 @@ public final class SessionTestbed {
     delivery: InProcessNetwork.Delivery = .immediate,
     configure: (inout ServiceConfiguration) -> Void = { _ in }
   ) {
-    var configuration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
-    configure(&configuration)
-    self.sessionName = sessionName
-    service = SessionService(configuration: configuration)
+    fixture = SessionFixture(sessionName: sessionName)
+    service = fixture.makeService(configure)
     let clock = clock
     network = InProcessNetwork(host: service, delivery: delivery, now: { clock.now })
   }
@@ -109,9 +109,9 @@ public final class SessionTestbed {
     // Each token its own (a `jti`), as an app server mints one per user: the service holds
     // at most 50 members per token.
     tokensMinted += 1
-    return minter.mint(
-      sessionName: sessionName ?? self.sessionName, role: role, issuedAt: now / 1_000 - 30,
-      userKey: userKey, sessionKey: sessionKey, tokenID: "testbed-\(tokensMinted)")
+    return fixture.token(
+      role: role, sessionName: sessionName, now: now, tokenID: "testbed-\(tokensMinted)",
+      userKey: userKey, sessionKey: sessionKey)
   }
 
   /// Tokens minted by ``token(role:sessionName:userKey:sessionKey:)`` so far.

@@ -115,18 +115,11 @@ public struct SessionStateFields: Sendable, Hashable {
   public func differences(from actual: SessionStateFields) -> [String] {
     var lines = FieldDiff()
     lines.check("phase", phase, actual.phase)
-    lines.check("sessionName", sessionName, actual.sessionName)
-    lines.check("sessionID", sessionID, actual.sessionID)
     lines.check("myselfID", myselfID, actual.myselfID)
-    lines.check("hostID", hostID, actual.hostID)
-    lines.check("shareSetting", shareSetting, actual.shareSetting)
-    lines.check("chatPrivilege", chatPrivilege, actual.chatPrivilege)
-    lines.check("activeSpeakers", activeSpeakers, actual.activeSpeakers)
     lines.check("unmuteRequestedBy", unmuteRequestedBy, actual.unmuteRequestedBy)
     lines.check("lastError", lastError, actual.lastError)
     lines.check("isServiceView", isServiceView, actual.isServiceView)
-    lines.participants(participants, actual.participants)
-    lines.shares(shares, actual.shares)
+    lines.shared(self, actual)
     lines.chatMessages(chatMessages, actual.chatMessages)
     return lines.lines
   }
@@ -140,62 +133,88 @@ extension SharedSessionFacts {
   /// - Complexity: O(participants + shares).
   public func differences(from actual: SharedSessionFacts) -> [String] {
     var lines = FieldDiff()
-    lines.check("sessionName", sessionName, actual.sessionName)
-    lines.check("sessionID", sessionID, actual.sessionID)
-    lines.check("hostID", hostID, actual.hostID)
-    lines.check("shareSetting", shareSetting, actual.shareSetting)
-    lines.check("chatPrivilege", chatPrivilege, actual.chatPrivilege)
-    lines.check("activeSpeakers", activeSpeakers, actual.activeSpeakers)
-    lines.participants(participants, actual.participants)
-    lines.shares(shares, actual.shares)
+    lines.shared(self, actual)
     return lines.lines
   }
 }
 
+/// The fields a replica shares with every other member's: ``SessionStateFields`` and
+/// `SharedSessionFacts` both have them, under the same names.
+protocol SharedFields {
+  var sessionName: String? { get }
+  var sessionID: String? { get }
+  var participants: UserMap<Participant> { get }
+  var hostID: UserID? { get }
+  var shareSetting: ShareSetting { get }
+  var shares: [UserID: ActiveShare] { get }
+  var chatPrivilege: ChatPrivilege { get }
+  var activeSpeakers: [UserID] { get }
+}
+
+extension SessionStateFields: SharedFields {}
+extension SharedSessionFacts: SharedFields {}
+
 /// Collects "field: expected …, got …" lines.
+///
+/// A value, owned by the call that compares.
 struct FieldDiff {
   var lines: [String] = []
+
+  /// Checks the fields every member shares, in one order for both kinds of value.
+  mutating func shared(_ expected: some SharedFields, _ got: some SharedFields) {
+    check("sessionName", expected.sessionName, got.sessionName)
+    check("sessionID", expected.sessionID, got.sessionID)
+    check("hostID", expected.hostID, got.hostID)
+    check("shareSetting", expected.shareSetting, got.shareSetting)
+    check("chatPrivilege", expected.chatPrivilege, got.chatPrivilege)
+    check("activeSpeakers", expected.activeSpeakers, got.activeSpeakers)
+    participants(expected.participants, got.participants)
+    shares(expected.shares, got.shares)
+  }
 
   mutating func check<T: Equatable>(_ name: String, _ expected: T, _ got: T) {
     if expected != got { lines.append("\(name): expected \(show(expected)), got \(show(got))") }
   }
 
   mutating func participants(_ expected: UserMap<Participant>, _ got: UserMap<Participant>) {
-    for id in Set(expected.keys).union(got.keys).sorted() {
-      let name = "participants[\(id)]"
-      switch (expected[id], got[id]) {
-      case (let expected?, let got?):
-        check("\(name).name", expected.name, got.name)
-        check("\(name).role", expected.role, got.role)
-        check("\(name).isVideoOn", expected.isVideoOn, got.isVideoOn)
-        check("\(name).audio", expected.audio, got.audio)
-        check("\(name).shareStatus", expected.shareStatus, got.shareStatus)
-        check("\(name).networkQuality", expected.networkQuality, got.networkQuality)
-        check("\(name).joinOrder", expected.joinOrder, got.joinOrder)
-        check("\(name).customUserKey", expected.customUserKey, got.customUserKey)
-      case (let expected?, nil):
-        lines.append("\(name): expected \(show(expected)), got nothing")
-      case (nil, let got?):
-        lines.append("\(name): expected nothing, got \(show(got))")
-      case (nil, nil):
-        break
-      }
+    keyed("participants", Set(expected.keys).union(got.keys), { expected[$0] }, { got[$0] }) {
+      lines, name, expected, got in
+      lines.check("\(name).name", expected.name, got.name)
+      lines.check("\(name).role", expected.role, got.role)
+      lines.check("\(name).isVideoOn", expected.isVideoOn, got.isVideoOn)
+      lines.check("\(name).audio", expected.audio, got.audio)
+      lines.check("\(name).shareStatus", expected.shareStatus, got.shareStatus)
+      lines.check("\(name).networkQuality", expected.networkQuality, got.networkQuality)
+      lines.check("\(name).joinOrder", expected.joinOrder, got.joinOrder)
+      lines.check("\(name).customUserKey", expected.customUserKey, got.customUserKey)
     }
   }
 
   mutating func shares(_ expected: [UserID: ActiveShare], _ got: [UserID: ActiveShare]) {
-    for owner in Set(expected.keys).union(got.keys).sorted() {
-      let name = "shares[\(owner)]"
-      switch (expected[owner], got[owner]) {
+    keyed("shares", Set(expected.keys).union(got.keys), { expected[$0] }, { got[$0] }) {
+      lines, name, expected, got in
+      lines.check("\(name).status", expected.status, got.status)
+      lines.check("\(name).kind", expected.kind, got.kind)
+      lines.check(
+        "\(name).isViewerAnnotationDisabled", expected.isViewerAnnotationDisabled,
+        got.isViewerAnnotationDisabled)
+      lines.check("\(name).annotators", expected.annotators.sorted(), got.annotators.sorted())
+      lines.check("\(name).clearCount", expected.clearCount, got.clearCount)
+      lines.check("\(name).startOrder", expected.startOrder, got.startOrder)
+    }
+  }
+
+  /// Compares the values under each id, in id order: `compare` for an id on both sides, one
+  /// line for an id on one side only.
+  private mutating func keyed<Value>(
+    _ field: String, _ ids: Set<UserID>, _ expected: (UserID) -> Value?,
+    _ got: (UserID) -> Value?, _ compare: (inout FieldDiff, String, Value, Value) -> Void
+  ) {
+    for id in ids.sorted() {
+      let name = "\(field)[\(id)]"
+      switch (expected(id), got(id)) {
       case (let expected?, let got?):
-        check("\(name).status", expected.status, got.status)
-        check("\(name).kind", expected.kind, got.kind)
-        check(
-          "\(name).isViewerAnnotationDisabled", expected.isViewerAnnotationDisabled,
-          got.isViewerAnnotationDisabled)
-        check("\(name).annotators", expected.annotators.sorted(), got.annotators.sorted())
-        check("\(name).clearCount", expected.clearCount, got.clearCount)
-        check("\(name).startOrder", expected.startOrder, got.startOrder)
+        compare(&self, name, expected, got)
       case (let expected?, nil):
         lines.append("\(name): expected \(show(expected)), got nothing")
       case (nil, let got?):

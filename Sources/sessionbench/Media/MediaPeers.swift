@@ -3,6 +3,7 @@ import LoopbackTransport
 import SessionCore
 import SessionSDK
 import SessionService
+import SessionTestSupport
 import SessionTransport
 
 /// A view that only counts the frames it receives: what the media benchmark's canvases show
@@ -32,12 +33,8 @@ final class MediaPeers: LatencyProbed {
   let sdks: [VideoSDK]
   /// Each instance's canvases' views, held here: the SDK holds views weakly.
   private(set) var views: [[FrameCounter]]
-  /// Instances that saw everyone (`participants.count == expectedRoster`).
-  private var completeRosters = 0
-  private var expectedRoster = 0
-  /// The monotonic time the last roster completed.
-  private(set) var stormEnd: UInt64 = 0
-  let stormDone: DispatchSemaphore
+  /// The join storm's count.
+  private(set) var storm: JoinStorm
   /// The latency probe, while one runs.
   var latency: LatencyProbe?
 
@@ -50,7 +47,7 @@ final class MediaPeers: LatencyProbed {
   init(loop: EventLoop, port: UInt16, mediaPort: UInt16?, count: Int, stormDone: DispatchSemaphore)
   {
     self.loop = loop
-    self.stormDone = stormDone
+    storm = JoinStorm(done: stormDone)
     factory = LoopbackLinkFactory(loop: loop, port: port)
     let media = mediaPort.map { LoopbackMediaLinkFactory(loop: loop, port: $0) }
     sdks = (0..<count).map { _ in VideoSDK() }
@@ -75,13 +72,7 @@ final class MediaPeers: LatencyProbed {
     case .onUserVideoStatusChanged:
       latency?.delivered()
     case .onUserJoin:
-      guard expectedRoster > 0, sdks[index].store.state.participants.count == expectedRoster
-      else { return }
-      completeRosters += 1
-      if completeRosters == sdks.count {
-        stormEnd = monotonicNanoseconds()
-        stormDone.signal()
-      }
+      storm.userJoined(at: sdks[index], of: sdks.count)
     default:
       break
     }
@@ -89,18 +80,14 @@ final class MediaPeers: LatencyProbed {
 
   /// Every instance joins `session` now, microphone on, camera on unless `cameraOff`; the
   /// first with a host token. Returns the monotonic start time.
-  func joinAll(session: String, minter: TokenMinter, cameraOff: Bool = false) -> UInt64 {
-    expectedRoster = sdks.count
-    completeRosters = 0
-    let issuedAt = factory.clock.now() / 1_000 - 30
+  func joinAll(_ fixture: SessionFixture, cameraOff: Bool = false) -> UInt64 {
+    storm.begin(instances: sdks.count)
+    let now = factory.clock.now()
     let contexts = sdks.indices.map { index in
-      SessionContext(
-        token: minter.mint(
-          sessionName: session, role: index == 0 ? .host : .participant, issuedAt: issuedAt,
-          tokenID: "\(index)"),
-        sessionName: session, userName: "Peer \(index + 1)",
-        audioOption: AudioOptions(connect: true, mute: false),
-        videoOption: VideoOptions(localVideoOn: !cameraOff))
+      let context = fixture.context(forMember: index, now: now)
+      context.audioOption = AudioOptions(connect: true, mute: false)
+      context.videoOption = VideoOptions(localVideoOn: !cameraOff)
+      return context
     }
     let start = monotonicNanoseconds()
     for (sdk, context) in zip(sdks, contexts) { sdk.joinSession(context) }

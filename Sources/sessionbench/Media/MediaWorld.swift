@@ -3,6 +3,7 @@ import LoopbackTransport
 import SessionCore
 import SessionSDK
 import SessionService
+import SessionTestSupport
 import SessionTransport
 
 #if canImport(Glibc)
@@ -103,8 +104,6 @@ struct MediaWindow {
 ///
 /// > Important: Made and driven from the benchmark's main thread.
 final class MediaWorld {
-  static let appKey = "bench-key"
-  static let secret = "bench-secret-0123456789"
   static let session = "Media"
   /// The server's media socket's receive buffer, bytes (`SO_RCVBUF`; Linux caps it at
   /// `net.core.rmem_max` and doubles it).
@@ -113,7 +112,7 @@ final class MediaWorld {
   let server: LoopbackServer<SessionService>
   let client: EventLoop
   let peers: LoopBound<MediaPeers>
-  let minter = TokenMinter(appKey: appKey, secret: secret)
+  let fixture = SessionFixture(sessionName: MediaWorld.session)
   let count: Int
   let hasMedia: Bool
   let stormDone = DispatchSemaphore(value: 0)
@@ -128,7 +127,7 @@ final class MediaWorld {
     raiseFileLimit(to: 4 * count + 256)
     self.count = count
     hasMedia = media
-    let configuration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
+    let configuration = fixture.serviceConfiguration()
     // The media socket's kernel buffer: the system's default (208 KiB here) overflows already
     // with 50 peers, whose frames leave in bursts (one client loop, sources started together)
     // while the server forwards the last burst; an SFU sizes its socket for that.
@@ -156,14 +155,14 @@ final class MediaWorld {
   ///   interval, rather than with the join; then it returns once every replica sees every
   ///   camera on.
   func joinStorm(staggered: Bool = false) throws -> Double {
-    let (peers, minter) = (self.peers, self.minter)
+    let (peers, fixture) = (self.peers, self.fixture)
     let start = try client.runBlocking {
-      peers.value.joinAll(session: Self.session, minter: minter, cameraOff: staggered)
+      peers.value.joinAll(fixture, cameraOff: staggered)
     }
     guard stormDone.wait(timeout: .now() + .seconds(60 * patience)) == .success else {
       throw BenchmarkError("the join storm of \(count) did not complete in \(60 * patience) s")
     }
-    let end = try client.runBlocking { peers.value.stormEnd }
+    let end = try client.runBlocking { peers.value.storm.end }
     guard staggered else { return Double(end - start) / 1e9 }
     try client.runBlocking { try peers.value.startCameras(over: 33) }
     let deadline = monotonicNanoseconds() + UInt64(30 * patience) * 1_000_000_000

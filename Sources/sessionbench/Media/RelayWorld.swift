@@ -3,6 +3,7 @@ import LoopbackFaults
 import LoopbackTransport
 import SessionCore
 import SessionService
+import SessionTestSupport
 import SessionTransport
 
 #if canImport(Glibc)
@@ -38,8 +39,6 @@ struct RelayResult {
 /// > Important: Made and driven from the benchmark's main thread; everything it holds lives on
 /// > the client loop or the server's loop and is reached with `runBlocking`.
 final class RelayWorld {
-  static let appKey = "bench-key"
-  static let secret = "bench-secret-0123456789"
   /// The video packet's payload: a 180p frame at 150 kbit/s and 30 fps is about 625 bytes.
   static let videoPayload: UInt16 = 600
   /// The audio packet's payload: 20 ms at 32 kbit/s.
@@ -73,7 +72,8 @@ final class RelayWorld {
     // Both relays and every member read with 1 MiB kernel buffers, so that a window's worth of
     // datagrams always fits.
     let sockets = UDPConfiguration(receiveBufferSize: 1 << 20, sendBufferSize: 1 << 20)
-    let service = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
+    let fixture = SessionFixture(sessionName: "Relay")
+    let service = fixture.serviceConfiguration()
     server = try LoopbackServer(configuration: LoopbackServerConfiguration(mediaSocket: sockets)) {
       SessionService(configuration: service)
     }
@@ -86,11 +86,10 @@ final class RelayWorld {
     self.client = client
     let (port, count, window) = (server.port, members, window)
     let joined = DispatchSemaphore(value: 0)
-    let minter = TokenMinter(appKey: Self.appKey, secret: Self.secret)
     (links, blaster) = try client.runBlocking {
       let factory = LoopbackLinkFactory(loop: client, port: port)
       let links = RelayLinks(factory: factory, count: count, joinedAll: joined)
-      links.joinAll(session: "Relay", minter: minter, now: factory.clock.now())
+      links.joinAll(fixture, now: factory.clock.now())
       let blaster = try RelayBlaster(
         loop: client, count: count, window: window, configuration: sockets)
       return (LoopBound(links, loop: client), LoopBound(blaster, loop: client))
@@ -307,16 +306,11 @@ final class RelayLinks {
   }
 
   /// Every link joins `session` with its camera and microphone on, the first as host.
-  func joinAll(session: String, minter: TokenMinter, now: Int64) {
+  func joinAll(_ fixture: SessionFixture, now: Int64) {
     for (index, link) in links.enumerated() {
-      let token = minter.mint(
-        sessionName: session, role: index == 0 ? .host : .participant, issuedAt: now / 1_000 - 30,
-        tokenID: "\(index)")
-      link.send(
-        .join(
-          JoinRequest(
-            sessionName: session, userName: "Member \(index)", token: token,
-            connectAudio: true, muteAudio: false, videoOn: true)))
+      var request = fixture.joinRequest(forMember: index, now: now)
+      request.videoOn = true
+      link.send(.join(request))
     }
   }
 

@@ -1,5 +1,6 @@
 import SessionCore
 import SessionService
+import SessionTestSupport
 import SessionTransport
 
 /// The service's media plane alone, sans-IO: `members` members joined, bound and each
@@ -11,8 +12,6 @@ import SessionTransport
 ///
 /// > Important: Confined to the thread that runs the benchmark.
 final class ServiceMediaRun {
-  static let appKey = "bench-key"
-  static let secret = "bench-secret"
   /// Milliseconds since 1970 for the service's clock (tokens are checked against it).
   static let now: Int64 = 1_700_000_000_000
 
@@ -29,9 +28,8 @@ final class ServiceMediaRun {
   var forwarded = 0
 
   init(members count: Int, subscriptions: Int = 25) throws {
-    let configuration = ServiceConfiguration(
-      credentials: [Self.appKey: Self.secret], secrets: .derived(seed: 7))
-    service = SessionService(configuration: configuration)
+    let fixture = SessionFixture(sessionName: "Bench")
+    service = fixture.makeService { $0.secrets = .derived(seed: 7) }
     var users: [ConnectionID: UserID] = [:]
     var credentials: [ConnectionID: MediaCredential] = [:]
     service.attach { output in
@@ -47,19 +45,12 @@ final class ServiceMediaRun {
       if case .forward(_, to: let endpoints) = output { forwarded &+= endpoints.count }
       if case .send(let bytes, let endpoint) = output { checks.append((bytes, endpoint)) }
     }
-    let minter = TokenMinter(appKey: Self.appKey, secret: Self.secret)
     for index in 0..<count {
       let connection = ConnectionID(UInt64(index + 1))
       service.connectionOpened(connection, now: Self.now)
-      let token = minter.mint(
-        sessionName: "Bench", role: index == 0 ? .host : .participant,
-        issuedAt: Self.now / 1_000 - 30, tokenID: "\(index)")
-      service.receive(
-        .join(
-          JoinRequest(
-            sessionName: "Bench", userName: "peer-\(index)", token: token, password: nil,
-            connectAudio: true, muteAudio: false, videoOn: true, idleTimeoutMinutes: nil)),
-        from: connection, now: Self.now)
+      var request = fixture.joinRequest(forMember: index, now: Self.now)
+      request.videoOn = true
+      service.receive(.join(request), from: connection, now: Self.now)
       guard let user = users[connection], let credential = credentials[connection] else {
         throw BenchmarkError("peer-\(index) was not admitted")
       }

@@ -2,6 +2,7 @@ import InProcessTransport
 import SessionCore
 import SessionSDK
 import SessionService
+import SessionTestSupport
 import SessionTransport
 import VirtualNetwork
 
@@ -53,8 +54,8 @@ func runSDKScene(members: Int, commands: Int, on kind: SceneNetwork = .inProcess
 {
   let now: Int64 = 1_767_225_600_000
   let sessionName = "Bench"
-  let service = SessionService(
-    configuration: ServiceConfiguration(credentials: ["bench-key": "bench-secret"]))
+  let fixture = SessionFixture(sessionName: sessionName)
+  let service = fixture.makeService()
   let timer = AdmissionTimer(service)
   let transports: (Int) -> (any SessionLinkFactory, () -> Int64)
   let settle: () -> Void
@@ -75,7 +76,6 @@ func runSDKScene(members: Int, commands: Int, on kind: SceneNetwork = .inProcess
     }
     settle = { network.runUntilIdle() }
   }
-  let minter = TokenMinter(appKey: "bench-key", secret: "bench-secret")
   let counter = CallbackCounter()
 
   var sdks: [VideoSDK] = []
@@ -88,11 +88,7 @@ func runSDKScene(members: Int, commands: Int, on kind: SceneNetwork = .inProcess
     precondition(status == .success, "initialize: \(status.sdkName)")
     counter.watch(sdk)
     sdks.append(sdk)
-    let token = minter.mint(
-      sessionName: sessionName, role: index == 0 ? .host : .participant,
-      issuedAt: now / 1_000 - 30, tokenID: "\(index)")
-    contexts.append(
-      SessionContext(token: token, sessionName: sessionName, userName: "Member \(index + 1)"))
+    contexts.append(fixture.context(forMember: index, now: now))
   }
 
   // The join storm.

@@ -2,6 +2,7 @@ import Dispatch
 import LoopbackTransport
 import SessionCore
 import SessionService
+import SessionTestSupport
 import SessionTransport
 
 /// The fan-out without SDK instances: bare loopback links whose handlers only count the
@@ -55,12 +56,9 @@ final class BenchLinks {
   }
 
   /// Every link joins `session`, the first as host.
-  func joinAll(session: String, minter: TokenMinter, now: Int64) {
+  func joinAll(_ fixture: SessionFixture, now: Int64) {
     for (index, link) in links.enumerated() {
-      let token = minter.mint(
-        sessionName: session, role: index == 0 ? .host : .participant, issuedAt: now / 1_000 - 30,
-        tokenID: "\(index)")
-      link.send(.join(JoinRequest(sessionName: session, userName: "Link \(index)", token: token)))
+      link.send(.join(fixture.joinRequest(forMember: index, now: now)))
     }
   }
 
@@ -99,7 +97,8 @@ extension TransportWorld {
   static func linkFanOut(peers count: Int, commands: Int, burst: Int, window: Int) throws
     -> FanOutResult
   {
-    let configuration = ServiceConfiguration(credentials: [appKey: secret])
+    let fixture = SessionFixture(sessionName: "Links")
+    let configuration = fixture.serviceConfiguration()
     let server = try LoopbackServer { SessionService(configuration: configuration) }
     let client = try EventLoop(name: "bench-links")
     // The links' handlers reach `BenchLinks` unowned: keep it until the loop has stopped.
@@ -111,11 +110,10 @@ extension TransportWorld {
     }
     let port = server.port
     let joined = DispatchSemaphore(value: 0)
-    let minter = TokenMinter(appKey: appKey, secret: secret)
     let links = try client.runBlocking {
       let factory = LoopbackLinkFactory(loop: client, port: port)
       let links = BenchLinks(factory: factory, count: count, joinedAll: joined)
-      links.joinAll(session: "Links", minter: minter, now: factory.clock.now())
+      links.joinAll(fixture, now: factory.clock.now())
       return LoopBound(links, loop: client)
     }
     keeper.keep(links)

@@ -3,6 +3,7 @@ import LoopbackTransport
 import SessionCore
 import SessionSDK
 import SessionService
+import SessionTestSupport
 
 /// SDK instances on one client loop, each over a loopback link, and the counters the
 /// transport benchmark reads.
@@ -15,13 +16,8 @@ final class BenchPeers {
   let sdks: [VideoSDK]
   /// `onUserVideoStatusChanged` callbacks at every instance.
   var videoCallbacks = 0
-  /// Instances that saw everyone (`participants.count == expectedRoster`).
-  var completeRosters = 0
-  /// The roster size that completes a join storm.
-  var expectedRoster = 0
-  /// The monotonic time the last roster completed.
-  var stormEnd: UInt64 = 0
-  let stormDone: DispatchSemaphore
+  /// The join storm's count.
+  var storm: JoinStorm
   /// The steady fan-out, while one runs.
   var fanOut: FanOutDriver?
   /// The latency probe, while one runs.
@@ -32,7 +28,7 @@ final class BenchPeers {
     log: @escaping LoopbackLogHandler = { _ in }
   ) {
     self.loop = loop
-    self.stormDone = stormDone
+    storm = JoinStorm(done: stormDone)
     factory = LoopbackLinkFactory(loop: loop, port: port, log: log)
     sdks = (0..<count).map { _ in VideoSDK() }
     for (index, sdk) in sdks.enumerated() {
@@ -54,30 +50,17 @@ final class BenchPeers {
       fanOut?.delivered()
       latency?.delivered()
     case .onUserJoin:
-      guard expectedRoster > 0, sdks[index].store.state.participants.count == expectedRoster
-      else { return }
-      completeRosters += 1
-      if completeRosters == sdks.count {
-        stormEnd = monotonicNanoseconds()
-        stormDone.signal()
-      }
+      storm.userJoined(at: sdks[index], of: sdks.count)
     default:
       break
     }
   }
 
   /// Every instance joins `session` now, in this loop turn; the first with a host token.
-  func joinAll(session: String, minter: TokenMinter) -> UInt64 {
-    expectedRoster = sdks.count
-    completeRosters = 0
-    let issuedAt = factory.clock.now() / 1_000 - 30
-    let contexts = sdks.indices.map { index in
-      SessionContext(
-        token: minter.mint(
-          sessionName: session, role: index == 0 ? .host : .participant, issuedAt: issuedAt,
-          tokenID: "\(index)"),
-        sessionName: session, userName: "Peer \(index + 1)")
-    }
+  func joinAll(_ fixture: SessionFixture) -> UInt64 {
+    storm.begin(instances: sdks.count)
+    let now = factory.clock.now()
+    let contexts = sdks.indices.map { fixture.context(forMember: $0, now: now) }
     let start = monotonicNanoseconds()
     for (sdk, context) in zip(sdks, contexts) { sdk.joinSession(context) }
     return start

@@ -5,6 +5,7 @@ import LoopbackTransport
 import SessionCore
 import SessionSDK
 import SessionService
+import SessionTestSupport
 import SessionTransport
 
 /// Resident memory per idle connected peer beyond its replica, measured in fresh child
@@ -52,23 +53,19 @@ enum ResidentMemory {
     return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_024
   }
 
-  private static func tokens(peers: Int, sessionSize: Int, issuedAt: Int64) -> [SessionContext] {
-    let minter = TokenMinter(appKey: TransportWorld.appKey, secret: TransportWorld.secret)
+  /// Member `index` of `peers` joins session `Room-k`, `sessionSize` members a session, the
+  /// first of each its host.
+  private static func contexts(peers: Int, sessionSize: Int, now: Int64) -> [SessionContext] {
+    let fixture = SessionFixture()
     return (0..<peers).map { index in
-      let session = "Room-\(index / sessionSize)"
-      let role: TokenRole = index % sessionSize == 0 ? .host : .participant
-      return SessionContext(
-        token: minter.mint(
-          sessionName: session, role: role, issuedAt: issuedAt, tokenID: "\(index)"),
-        sessionName: session, userName: "Peer \(index + 1)")
+      fixture.context(
+        forMember: index % sessionSize, sessionName: "Room-\(index / sessionSize)", now: now)
     }
   }
 
   private static func loopbackGrowth(peers: Int, sessionSize: Int) throws -> Double {
     raiseFileLimit(to: 2 * peers + 256)
-    let configuration = ServiceConfiguration(credentials: [
-      TransportWorld.appKey: TransportWorld.secret
-    ])
+    let configuration = SessionFixture().serviceConfiguration()
     let server = try LoopbackServer { SessionService(configuration: configuration) }
     let client = try EventLoop(name: "rss-peers")
     let port = server.port
@@ -76,9 +73,9 @@ enum ResidentMemory {
     let before = residentKB()
     let group = try client.runBlocking {
       let peersObject = BenchPeers(loop: client, port: port, count: peers, stormDone: done)
-      peersObject.expectedRoster = sessionSize
-      let contexts = tokens(
-        peers: peers, sessionSize: sessionSize, issuedAt: peersObject.factory.clock.now() / 1_000)
+      peersObject.storm.expectedRoster = sessionSize
+      let contexts = contexts(
+        peers: peers, sessionSize: sessionSize, now: peersObject.factory.clock.now())
       for (sdk, context) in zip(peersObject.sdks, contexts) { sdk.joinSession(context) }
       return LoopBound(peersObject, loop: client)
     }
@@ -87,7 +84,7 @@ enum ResidentMemory {
     }
     // Let the last frames settle: one idle round trip through both loops.
     _ = try server.statistics()
-    _ = try client.runBlocking { group.value.completeRosters }
+    _ = try client.runBlocking { group.value.storm.completeRosters }
     let after = residentKB()
     // The instances' observers reach `group` unowned: keep it until the loop has stopped.
     withExtendedLifetime(group) {
@@ -99,13 +96,10 @@ enum ResidentMemory {
 
   private static func replicaGrowth(peers: Int, sessionSize: Int) -> Double {
     let now = Int64(Date().timeIntervalSince1970 * 1_000)
-    let service = SessionService(
-      configuration: ServiceConfiguration(credentials: [
-        TransportWorld.appKey: TransportWorld.secret
-      ]))
+    let service = SessionFixture().makeService()
     let network = InProcessNetwork(host: service, now: { now })
     let before = residentKB()
-    let contexts = tokens(peers: peers, sessionSize: sessionSize, issuedAt: now / 1_000)
+    let contexts = contexts(peers: peers, sessionSize: sessionSize, now: now)
     var sdks: [VideoSDK] = []
     sdks.reserveCapacity(peers)
     for context in contexts {

@@ -2,6 +2,7 @@ import Dispatch
 import LoopbackTransport
 import SessionCore
 import SessionService
+import SessionTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -12,13 +13,11 @@ import SessionService
 /// A `SessionService` behind a `LoopbackServer` (its own loop thread) and `count` SDK
 /// instances on one client loop thread: the transport benchmark's world.
 final class TransportWorld {
-  static let appKey = "bench-key"
-  static let secret = "bench-secret-0123456789"
 
   let server: LoopbackServer<SessionService>
   let client: EventLoop
   let peers: LoopBound<BenchPeers>
-  let minter = TokenMinter(appKey: appKey, secret: secret)
+  let fixture = SessionFixture(sessionName: "Bench")
   let count: Int
   /// Signalled by the client loop when every replica holds the whole roster.
   let stormDone = DispatchSemaphore(value: 0)
@@ -32,7 +31,7 @@ final class TransportWorld {
   init(peers count: Int, coalescing: Bool = false, logs: Bool = false) throws {
     raiseFileLimit(to: 2 * count + 256)
     self.count = count
-    let configuration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
+    let configuration = fixture.serviceConfiguration()
     let log: LoopbackLogHandler = { record in
       if logs, record.level >= .info { StandardError().line("log: \(record)") }
     }
@@ -52,11 +51,13 @@ final class TransportWorld {
   /// Every instance joins `session` at once; returns the seconds until every replica held the
   /// whole roster, after checking that every replica equals the service's state.
   func joinStorm(session: String = "Bench") throws -> Double {
-    let (peers, minter) = (self.peers, self.minter)
-    let start = try client.runBlocking { peers.value.joinAll(session: session, minter: minter) }
+    var fixture = self.fixture
+    fixture.sessionName = session
+    let (peers, members) = (self.peers, fixture)
+    let start = try client.runBlocking { peers.value.joinAll(members) }
     guard stormDone.wait(timeout: .now() + .seconds(120 * patience)) == .success
     else { throw BenchmarkError("the join storm did not complete in \(120 * patience) s") }
-    let end = try client.runBlocking { peers.value.stormEnd }
+    let end = try client.runBlocking { peers.value.storm.end }
     try checkConvergence(session: session, after: "the join storm")
     return Double(end - start) / 1e9
   }

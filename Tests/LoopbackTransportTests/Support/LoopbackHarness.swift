@@ -48,13 +48,15 @@ func waitUntil(
 /// A `SessionService` served by a `LoopbackServer` on 127.0.0.1:0, and a client loop on which
 /// SDK peers live, each over its own `LoopbackLinkFactory`.
 final class LoopbackHarness: Sendable {
-  static let appKey = "loopbackKey"
-  static let secret = "loopbackSecret-0123456789"
+  static let appKey = SessionFixture.appKey
+  static let secret = SessionFixture.secret
+  /// The credentials, tokens and join contexts.
+  static let fixture = SessionFixture()
 
   let serverLog = LogCapture()
   let clientLog = LogCapture()
   let client: EventLoop
-  let minter = TokenMinter(appKey: appKey, secret: secret)
+  var minter: TokenMinter { Self.fixture.minter }
   let serviceConfiguration: ServiceConfiguration
   let serverConfiguration: LoopbackServerConfiguration
   let linkConfiguration: LoopbackLinkConfiguration
@@ -73,8 +75,7 @@ final class LoopbackHarness: Sendable {
     server: LoopbackServerConfiguration = LoopbackServerConfiguration(),
     link: LoopbackLinkConfiguration = LoopbackLinkConfiguration()
   ) throws {
-    var configuration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
-    service(&configuration)
+    let configuration = Self.fixture.serviceConfiguration(service)
     serviceConfiguration = configuration
     serverConfiguration = server
     linkConfiguration = link
@@ -92,7 +93,7 @@ final class LoopbackHarness: Sendable {
   init(externalPort: UInt16, link: LoopbackLinkConfiguration = LoopbackLinkConfiguration())
     throws
   {
-    serviceConfiguration = ServiceConfiguration(credentials: [Self.appKey: Self.secret])
+    serviceConfiguration = Self.fixture.serviceConfiguration()
     serverConfiguration = LoopbackServerConfiguration(port: externalPort)
     linkConfiguration = link
     client = try EventLoop(name: "test-peers")
@@ -138,8 +139,7 @@ final class LoopbackHarness: Sendable {
 
   /// A token for `session`.
   func token(session: String = "Room", role: TokenRole = .participant) -> String {
-    minter.mint(
-      sessionName: session, role: role, issuedAt: wallClockSeconds() - 30)
+    Self.fixture.token(role: role, sessionName: session, now: wallClockSeconds() * 1_000)
   }
 
   /// Makes an SDK instance on the client loop, joins `session` and waits for `onSessionJoin`.
