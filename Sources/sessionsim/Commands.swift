@@ -1,23 +1,10 @@
+import SessionSimulation
+
 /// A command the tool runs by name.
-struct Command: Sendable {
-  /// One line for the usage text.
-  var summary: String
-  /// The command's arguments, for `--help` and usage errors.
-  var usage: String
-  /// Runs the command with the arguments after its name.
-  var run: @Sendable ([String]) throws -> Void
-}
+typealias Command = ToolCommand
 
-/// A command's failure: the message printed and the exit status.
-struct CommandFailure: Error, CustomStringConvertible {
-  var description: String
-  var status: Int32
-
-  init(_ description: String, status: Int32 = 1) {
-    self.description = description
-    self.status = status
-  }
-}
+/// A command's failure: the message printed (on standard error) and the exit status.
+typealias CommandFailure = ToolFailure
 
 /// Every command, by the name given on the command line. Add one line per command.
 let commands: [String: Command] = [

@@ -1,4 +1,5 @@
 import SessionCore
+import SessionSimulation
 
 /// Seed 002's virtual classroom as one student's SDK sees it: the teacher and students join,
 /// a second teacher becomes a manager, the teacher shares a worksheet and everyone annotates,

@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionSimulation
 
 /// `sessionsim demo [--trace FILE]`: replays a trace (by default the bundled classroom) into a
 /// store and prints each event, and the roster in role order whenever it changes.

@@ -2,6 +2,7 @@ import Dispatch
 import LoopbackTransport
 import SessionCore
 import SessionSDK
+import SessionSimulation
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import SessionCore
 import SessionService
+import SessionSimulation
 
 #if canImport(Glibc)
   import Glibc

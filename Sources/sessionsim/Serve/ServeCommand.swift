@@ -2,6 +2,7 @@ import Dispatch
 import LoopbackTransport
 import SessionCore
 import SessionService
+import SessionSimulation
 import Synchronization
 
 #if canImport(Glibc)

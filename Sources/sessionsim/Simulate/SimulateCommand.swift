@@ -1,4 +1,5 @@
 import Foundation
+import SessionSimulation
 
 /// `sessionsim simulate`: the classroom scenario (Examples/Scenarios/classroom.json, bundled
 /// with the tool), run as `sessionsim run` runs any scenario. Takes `run`'s options.

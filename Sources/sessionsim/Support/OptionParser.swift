@@ -1,4 +1,5 @@
 import SessionService
+import SessionSimulation
 
 /// Reads `--name value` options and `--flag` switches from a command's arguments.
 struct OptionParser {
