@@ -153,44 +153,40 @@ enum MediaBytes {
     return buffer[1]
   }
 
+  /// The big-endian integer at `offset`.
+  @inline(__always)
+  static func load<Integer: FixedWidthInteger>(
+    _ buffer: UnsafeRawBufferPointer, _ offset: Int, as _: Integer.Type = Integer.self
+  ) -> Integer {
+    Integer(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Integer.self))
+  }
+
   @inline(__always)
   static func u16(_ buffer: UnsafeRawBufferPointer, _ offset: Int) -> UInt16 {
-    UInt16(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    load(buffer, offset)
   }
 
   @inline(__always)
   static func u32(_ buffer: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
-    UInt32(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    load(buffer, offset)
   }
 
   @inline(__always)
   static func u64(_ buffer: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
-    UInt64(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    load(buffer, offset)
   }
 
   @inline(__always)
   static func i64(_ buffer: UnsafeRawBufferPointer, _ offset: Int) -> Int64 {
-    Int64(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+    load(buffer, offset)
   }
 
+  /// Stores `value` big-endian at `offset`.
   @inline(__always)
-  static func put(_ value: UInt16, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) {
-    buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt16.self)
-  }
-
-  @inline(__always)
-  static func put(_ value: UInt32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) {
-    buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt32.self)
-  }
-
-  @inline(__always)
-  static func put(_ value: UInt64, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) {
-    buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt64.self)
-  }
-
-  @inline(__always)
-  static func put(_ value: Int64, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) {
-    buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: Int64.self)
+  static func put<Integer: FixedWidthInteger>(
+    _ value: Integer, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int
+  ) {
+    buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: Integer.self)
   }
 
   /// Fails unless a fixed-size datagram has exactly `size` bytes.

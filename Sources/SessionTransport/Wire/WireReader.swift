@@ -157,18 +157,23 @@ struct WireReader {
   /// Reads a varint that must fit in a `UInt32`.
   @inline(__always)
   mutating func uint32(_ what: StaticString) throws(WireError) -> UInt32 {
-    let start = offset
-    let value = try varint(what)
-    guard let narrow = UInt32(exactly: value) else { throw overflow(what, value, at: start) }
-    return narrow
+    try narrow(what)
   }
 
   /// Reads a varint that must fit in a `UInt16`.
   @inline(__always)
   mutating func uint16(_ what: StaticString) throws(WireError) -> UInt16 {
+    try narrow(what)
+  }
+
+  /// Reads a varint that must fit in `Narrow`.
+  @inline(__always)
+  private mutating func narrow<Narrow: FixedWidthInteger & UnsignedInteger>(
+    _ what: StaticString
+  ) throws(WireError) -> Narrow {
     let start = offset
     let value = try varint(what)
-    guard let narrow = UInt16(exactly: value) else { throw overflow(what, value, at: start) }
+    guard let narrow = Narrow(exactly: value) else { throw overflow(what, value, at: start) }
     return narrow
   }
 
