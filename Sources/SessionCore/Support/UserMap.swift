@@ -432,7 +432,31 @@ extension UserMap: Collection {
   @inlinable public var keys: LazyMapCollection<UserMap, UserID> { lazy.map { $0.key } }
 
   /// The stored values, in the map's order.
-  @inlinable public var values: LazyMapCollection<UserMap, Value> { lazy.map { $0.value } }
+  @inlinable public var values: Values { Values(map: self) }
+
+  /// The values of a ``UserMap``, in its order.
+  public struct Values: Collection {
+    @usableFromInline let map: UserMap
+    @inlinable init(map: UserMap) { self.map = map }
+    /// The map's first position.
+    @inlinable public var startIndex: Index { map.startIndex }
+    /// The map's end position.
+    @inlinable public var endIndex: Index { map.endIndex }
+    /// How many values the map stores; O(1).
+    @inlinable public var count: Int { map.count }
+    /// Whether the map is empty; O(1).
+    @inlinable public var isEmpty: Bool { map.isEmpty }
+    /// The map's next position.
+    ///
+    /// - Parameter index: A valid position of the map, before ``endIndex``.
+    /// - Returns: The position right after it, or ``endIndex`` after the last value.
+    @inlinable public func index(after index: Index) -> Index { map.index(after: index) }
+    /// The value at a valid position.
+    ///
+    /// - Parameter position: A valid position of the map, before ``endIndex``.
+    /// - Returns: The value stored at `position`.
+    @inlinable public subscript(position: Index) -> Value { map[position].value }
+  }
 }
 
 // MARK: - Conformances
@@ -522,6 +546,7 @@ extension UserMap: Hashable where Value: Hashable {
 
 extension UserMap: Sendable where Value: Sendable {}
 extension UserMap.Index: Sendable where Value: Sendable {}
+extension UserMap.Values: Sendable where Value: Sendable {}
 
 extension UserMap: CustomStringConvertible, CustomDebugStringConvertible {
   /// The pairs in ascending id order, written like a dictionary literal.
