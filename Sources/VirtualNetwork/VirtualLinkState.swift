@@ -7,21 +7,26 @@ enum VirtualLinkState {
   case open
   case ended
 
-  /// Starts a link made for `peer`'s incarnation `incarnation`: an idle link opens, unless its
-  /// node is dead, restarted since the link was made, or its network gone or finished, when it
-  /// ends at once.
+  /// What starting a link in this state, made for `peer`'s incarnation `incarnation`, leads
+  /// to: an idle link opens, unless its node is dead, restarted since the link was made, or its
+  /// network gone or finished, when it ends at once; a link not idle stays as it is.
   ///
-  /// - Returns: The network to tell of the link, once open; `nil` if it did not open (a link
-  ///   not idle stays as it is).
-  mutating func start(on peer: VirtualPeer, incarnation: UInt64) -> VirtualNetwork? {
-    guard self == .idle else { return nil }
+  /// A function of the state rather than a `mutating` method on purpose: the links read their
+  /// state on every delivery, and a modify access held across these calls would make the
+  /// compiler check exclusivity dynamically on each of those reads.
+  ///
+  /// - Parameters:
+  ///   - peer: The link's node.
+  ///   - incarnation: The node's incarnation the link was made for.
+  /// - Returns: The state after the start, and the network to tell of the link once open
+  ///   (`nil` if it did not open).
+  func starting(on peer: VirtualPeer, incarnation: UInt64) -> (
+    state: VirtualLinkState, network: VirtualNetwork?
+  ) {
+    guard self == .idle else { return (self, nil) }
     guard let network = peer.network, peer.alive, peer.incarnation == incarnation,
       !network.isFinished
-    else {
-      self = .ended
-      return nil
-    }
-    self = .open
-    return network
+    else { return (.ended, nil) }
+    return (.open, network)
   }
 }

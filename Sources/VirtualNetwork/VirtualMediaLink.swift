@@ -46,7 +46,9 @@ public final class VirtualMediaLink: MediaLink {
   ///
   /// - Parameter handler: Gets the link's events, one at a time, from the network's loop.
   public func start(_ handler: @escaping (MediaLinkEvent) -> Void) {
-    guard let network = state.start(on: peer, incarnation: incarnation) else { return }
+    let (next, network) = state.starting(on: peer, incarnation: incarnation)
+    state = next
+    guard let network else { return }
     self.handler = handler
     network.mediaLinkStarted(self)
   }
