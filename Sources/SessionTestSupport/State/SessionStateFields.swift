@@ -177,7 +177,7 @@ struct FieldDiff {
   }
 
   mutating func participants(_ expected: UserMap<Participant>, _ got: UserMap<Participant>) {
-    keyed("participants", Set(expected.keys).union(got.keys), { expected[$0] }, { got[$0] }) {
+    keyed("participants", Dictionary(expected), Dictionary(got)) {
       lines, name, expected, got in
       lines.check("\(name).name", expected.name, got.name)
       lines.check("\(name).role", expected.role, got.role)
@@ -191,7 +191,7 @@ struct FieldDiff {
   }
 
   mutating func shares(_ expected: [UserID: ActiveShare], _ got: [UserID: ActiveShare]) {
-    keyed("shares", Set(expected.keys).union(got.keys), { expected[$0] }, { got[$0] }) {
+    keyed("shares", expected, got) {
       lines, name, expected, got in
       lines.check("\(name).status", expected.status, got.status)
       lines.check("\(name).kind", expected.kind, got.kind)
@@ -207,12 +207,12 @@ struct FieldDiff {
   /// Compares the values under each id, in id order: `compare` for an id on both sides, one
   /// line for an id on one side only.
   private mutating func keyed<Value>(
-    _ field: String, _ ids: Set<UserID>, _ expected: (UserID) -> Value?,
-    _ got: (UserID) -> Value?, _ compare: (inout FieldDiff, String, Value, Value) -> Void
+    _ field: String, _ expected: [UserID: Value], _ got: [UserID: Value],
+    _ compare: (inout FieldDiff, String, Value, Value) -> Void
   ) {
-    for id in ids.sorted() {
+    for id in Set(expected.keys).union(got.keys).sorted() {
       let name = "\(field)[\(id)]"
-      switch (expected(id), got(id)) {
+      switch (expected[id], got[id]) {
       case (let expected?, let got?):
         compare(&self, name, expected, got)
       case (let expected?, nil):
