@@ -5,7 +5,7 @@ import SessionCore
 ///
 /// Each case is named after the ``VideoSDKDelegate`` method it stands for, one case per
 /// method, so that a callback stream recorded from a delegate and one derived from events by
-/// ``CallbackMapping`` compare equal. ``VideoSDK`` turns each into the delegate call with live
+/// the SDK's mapping of events to callbacks (`CallbackMapping`) compare equal. ``VideoSDK`` turns each into the delegate call with live
 /// ``User``, ``ShareAction`` and helper objects, and hands it first to
 /// ``VideoSDK/callbackObserver``.
 public enum VideoSDKCallback: Sendable, Codable, Hashable {

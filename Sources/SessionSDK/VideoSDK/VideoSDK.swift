@@ -6,7 +6,7 @@ import SessionTransport
 /// Each instance is one member of (at most) one session at a time. It reaches a session
 /// service through the link factory given to ``initialize(_:)``, keeps its replica of the
 /// session in ``store``, and reports what happens to its ``delegate`` through the callbacks
-/// that ``CallbackMapping`` derives from each applied event.
+/// that the SDK derives from each applied event.
 ///
 /// ```swift
 /// let sdk = VideoSDK()

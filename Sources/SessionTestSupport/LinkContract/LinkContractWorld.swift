@@ -39,7 +39,7 @@ public protocol LinkContractWorld: AnyObject {
 
   /// A token the world's service accepts, issued just before ``now``.
   ///
-  /// The default mints with ``LinkContract/minter``, issued 30 s before ``now``, for a
+  /// The default mints with ``LinkContract/fixture``, issued 30 s before ``now``, for a
   /// service made with ``LinkContract/serviceConfiguration``.
   ///
   /// - Parameters:

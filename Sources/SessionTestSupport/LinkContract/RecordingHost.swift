@@ -79,7 +79,7 @@ public final class RecordingHost: SessionHost {
     self.record = record
   }
 
-  /// Wraps a new service that accepts ``LinkContract/minter``'s tokens.
+  /// Wraps a new service that accepts ``LinkContract/fixture``'s tokens.
   ///
   /// - Parameters:
   ///   - configuration: The service's configuration; ``LinkContract/serviceConfiguration`` by

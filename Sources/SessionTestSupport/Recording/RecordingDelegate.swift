@@ -18,7 +18,7 @@ import Testing
 /// Each delegate method turns its live objects back into the value the SDK made them from
 /// (`User` to its id, `ShareAction` to its status and kind, `AnnotationHelper` to its share
 /// owner, `ChatMessageInfo` to its message), so a recording compares equal to the values
-/// ``SessionSDK/CallbackMapping`` derives and that ``SessionSDK/VideoSDK/callbackObserver``
+/// the SDK derives from each event and that ``SessionSDK/VideoSDK/callbackObserver``
 /// sees. ``observe(_:)`` records through that observer instead of the delegate slot; both paths
 /// end in ``record(_:)``.
 ///

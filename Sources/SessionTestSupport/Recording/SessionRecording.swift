@@ -69,7 +69,7 @@ public struct RecordedCallback: Sendable, Hashable, Codable {
   /// Whether no applied event derives this callback: the SDK fires it from local work
   /// (password prompts, a refused share, a failed subscription, an annotation tool change, a
   /// network status its media plane measured),
-  /// after the callbacks of the event before it. ``SessionSDK/CallbackMapping`` never makes
+  /// after the callbacks of the event before it. The mapping of events to callbacks never makes
   /// one.
   public var isLocal: Bool { Self.isLocal(callback) }
 

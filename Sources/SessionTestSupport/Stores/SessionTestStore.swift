@@ -20,7 +20,7 @@ import Testing
 /// - ``send(_:assert:sourceLocation:)`` applies the event with the real reducer. The state
 ///   afterwards must equal the state before with the closure's changes; no closure means no
 ///   change. A rejected event fails (use ``send(_:rejectedWith:sourceLocation:)`` to expect one).
-/// - The callbacks ``SessionSDK/CallbackMapping`` derives from the event wait to be received,
+/// - The callbacks the SDK derives from the event wait to be received,
 ///   in order, with `receive(_:sourceLocation:)`. Sending while some wait fails, and so does
 ///   `finish()` (or the store's end) with callbacks left.
 /// - Invariants (``SessionCore/SessionState/checkInvariants()``) are checked after every event.
