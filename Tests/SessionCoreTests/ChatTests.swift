@@ -34,7 +34,7 @@ struct ChatTests {
     for event in join { try state.reduce(event) }
     for index in 1...5 { applyAll([.chatMessageReceived(Self.message("m\(index)"))], to: &state) }
     #expect(state.chatMessages.map(\.id) == ["m3", "m4", "m5"])
-    #expect(state.chatMessageIDs == ["m3", "m4", "m5"])
+    #expect(state.chat.isConsistent && !state.chat.contains("m2") && state.chat.contains("m3"))
     // A forgotten message is unknown: deleting it is rejected, and its id may come again.
     expectRejects(
       .chatMessageDeleted(messageID: "m1", deletedBy: .host), in: state, .unknownOrDuplicateMessage)
@@ -60,7 +60,7 @@ struct ChatTests {
     for index in 1...500 { try state.reduce(.chatMessageReceived(Self.message("m\(index)"))) }
     let newest = (1...500).suffix(limit).map { "m\($0)" }
     #expect(state.chatMessages.map(\.id) == newest)
-    #expect(state.chatMessageIDs == MessageIDSet(newest))
+    #expect(state.chat.isConsistent && newest.allSatisfy(state.chat.contains))
     #expect(state.checkInvariants().isEmpty)
     for id in newest { try fresh.reduce(.chatMessageReceived(Self.message(id))) }
     #expect(state == fresh)
@@ -98,7 +98,6 @@ struct ChatTests {
     applyAll([.chatMessageReceived(first), .chatMessageReceived(second)], to: &state)
     expectApplies(.chatMessageDeleted(messageID: "m1", deletedBy: .host), to: &state) {
       $0.chatMessages = [second]
-      $0.chatMessageIDs = ["m2"]
     }
   }
 

@@ -7,6 +7,12 @@ import Testing
 /// sampled event, with what is broken; a sound state is never reported.
 @Suite("SessionStore: sampled invariants")
 struct InvariantSamplingTests {
+  /// A chat history no event can make: one id kept twice.
+  static let repeatedID = ChatHistory(
+    ["ghost", "ghost"].map {
+      ChatMessage(id: $0, sender: 1, receiver: nil, content: "", timestamp: 0)
+    })
+
   @Test func smallSessionsAreCheckedAfterEveryEvent() {
     let sampling = InvariantSampling(everyEventUpTo: 64, spread: 1_000, place: 7)
     for sequence in UInt64(1)...200 {
@@ -37,8 +43,8 @@ struct InvariantSamplingTests {
 
   @Test func aBrokenStateIsReportedAfterASampledEvent() {
     var broken = SessionBuilder.classroom.build()
-    // Corrupt it the way no event can: an id kept with no message behind it.
-    broken.chatMessageIDs.insert("ghost")
+    // Corrupt it the way no event can: one id kept twice.
+    broken.chat = Self.repeatedID
     let store = SessionStore(state: broken)
     store.checksInvariants = false
     store.invariantSampling = InvariantSampling(everyEventUpTo: 64, spread: 1, place: 0)
@@ -61,7 +67,7 @@ struct InvariantSamplingTests {
     #expect(reports == 0)
 
     var broken = SessionBuilder.classroom.build()
-    broken.chatMessageIDs.insert("ghost")
+    broken.chat = Self.repeatedID
     let unsampled = SessionStore(state: broken)
     unsampled.checksInvariants = false
     unsampled.onInvariantViolation = { _, _, _ in reports += 1 }

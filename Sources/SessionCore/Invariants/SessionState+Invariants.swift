@@ -100,7 +100,7 @@ extension SessionState {
     if order.count != participants.count {
       problems.append("order holds \(order.count) users, roster \(participants.count)")
     }
-    if !chatMessageIDs.holdsExactly(chatLog[chatLogStart...].lazy.map(\.id)) {
+    if !chat.isConsistent {
       problems.append("chat message ids disagree with messages")
     }
     if shareSetting == .none, !shares.isEmpty {

@@ -206,32 +206,15 @@ extension SessionState {
     case .chatMessageReceived(let message):
       _ = try indexOf(message.sender, event)
       if let receiver = message.receiver { _ = try indexOf(receiver, event) }
-      // One probe both checks and adds: a refused insert changes nothing.
-      guard chatMessageIDs.insert(message.id) else {
+      // One probe both checks and keeps (the oldest beyond the limit forgotten): a refused
+      // message changes nothing.
+      guard chat.append(message, limit: chatHistoryLimit) else {
         throw reject(.unknownOrDuplicateMessage, event, "message \(message.id) already present")
-      }
-      chatLog.append(message)
-      let kept = chatLog.count - chatLogStart
-      if kept > chatHistoryLimit {
-        // Bounded history: the oldest are forgotten, and dropped from the front in bulk once
-        // as many are forgotten as are kept (at least 64).
-        let forgotten = kept - chatHistoryLimit
-        for old in chatLog[chatLogStart..<(chatLogStart + forgotten)] {
-          chatMessageIDs.remove(old.id)
-        }
-        chatLogStart += forgotten
-        if chatLogStart >= max(64, chatHistoryLimit) {
-          chatLog.removeFirst(chatLogStart)
-          chatLogStart = 0
-        }
       }
 
     case .chatMessageDeleted(let messageID, _):
-      guard chatMessageIDs.remove(messageID) else {
+      guard chat.remove(messageID) else {
         throw reject(.unknownOrDuplicateMessage, event, "no message \(messageID)")
-      }
-      if let index = chatLog[chatLogStart...].lastIndex(where: { $0.id == messageID }) {
-        chatLog.remove(at: index)
       }
 
     case .chatPrivilegeChanged(let privilege):

@@ -108,7 +108,7 @@ extension SessionState {
       }
 
     case .deleteChatMessage(let messageID):
-      guard chatMessageIDs.contains(messageID),
+      guard chat.contains(messageID),
         let message = chatMessage(withID: messageID)
       else { return .invalidParameter }
       return message.sender == user || moderator ? .success : .sessionNoRights

@@ -33,33 +33,23 @@ public struct SessionState: Sendable {
   ///
   /// - Complexity: O(n) to read (a copy of the kept messages).
   public internal(set) var chatMessages: [ChatMessage] {
-    get { Array(chatLog[chatLogStart...]) }
-    set {
-      chatLog = newValue
-      chatLogStart = 0
-    }
+    get { Array(chat.messages) }
+    set { chat = ChatHistory(newValue) }
   }
-  /// The kept messages from ``chatLogStart`` on; the ones before it are forgotten and dropped
-  /// from the front in bulk (a forgotten message costs O(1) amortized: one memmove per
-  /// `chatHistoryLimit` messages, not one per message, which a thousand replicas each paid).
-  var chatLog: [ChatMessage] = []
-  var chatLogStart = 0
-  /// The ids of the kept messages (beside them: a chat to everyone reads both, in each of a
-  /// session's replicas).
-  var chatMessageIDs = MessageIDSet()
+  /// The kept messages and the index of their ids (a chat to everyone reads both, in each of
+  /// a session's replicas).
+  var chat = ChatHistory()
 
   /// How many chat messages are kept, without copying them.
-  package var chatHistoryCount: Int { chatLog.count - chatLogStart }
+  package var chatHistoryCount: Int { chat.count }
   /// The oldest kept chat message's id, without copying the history.
-  package var oldestChatMessageID: String? {
-    chatLogStart < chatLog.count ? chatLog[chatLogStart].id : nil
-  }
-  /// The newest kept chat message with this id, without copying the history.
+  package var oldestChatMessageID: String? { chat.oldest?.id }
+  /// The kept chat message with this id, without copying the history.
   ///
   /// - Parameter id: The message id.
   /// - Returns: The message, if kept.
   package func chatMessage(withID id: String) -> ChatMessage? {
-    chatLog[chatLogStart...].last { $0.id == id }
+    chat.message(withID: id)
   }
   /// Who is talking, as last reported.
   public internal(set) var activeSpeakers: [UserID] = []
@@ -112,7 +102,7 @@ extension SessionState: Equatable {
       && lhs.chatPrivilege == rhs.chatPrivilege && lhs.activeSpeakers == rhs.activeSpeakers
       && lhs.unmuteRequestedBy == rhs.unmuteRequestedBy && lhs.lastError == rhs.lastError
       && lhs.participants == rhs.participants && lhs.shares == rhs.shares
-      && lhs.chatLog[lhs.chatLogStart...] == rhs.chatLog[rhs.chatLogStart...]
+      && lhs.chat.messages == rhs.chat.messages
       && lhs.isServiceView == rhs.isServiceView
   }
 }
@@ -157,8 +147,7 @@ extension SessionState: Codable {
             debugDescription: "two shares of \(share.owner)"))
       }
     }
-    chatLog = try container.decode([ChatMessage].self, forKey: .chatMessages)
-    chatMessageIDs = MessageIDSet(chatLog.lazy.map(\.id))
+    chat = ChatHistory(try container.decode([ChatMessage].self, forKey: .chatMessages))
     let violations = checkInvariants()
     if !violations.isEmpty {
       throw DecodingError.dataCorrupted(

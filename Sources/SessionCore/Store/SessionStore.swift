@@ -100,26 +100,25 @@ public final class SessionStore: Observable {
   /// `usersJoined` event of one joiner (Decision 0009): `body` gets each address. Reads no
   /// state a view could observe; changes nothing.
   package func forEachJoinerAddress(_ id: UserID, _ body: (UnsafeRawPointer) -> Void) {
-    if let address = storage.participants.slotAddress(forKey: id) { body(address) }
+    // Every address first, then the calls: the reads overlap instead of each waiting on the
+    // prefetch before it.
+    let slot = storage.participants.slotAddress(forKey: id)
     let (next, index) = storage.order.insertionAddresses(of: id)
+    if let slot { body(slot) }
     if let next { body(next) }
     if let index { body(index) }
   }
 
   /// The memory that receiving chat `message` will read and write, for a caller about to send
   /// its `chatMessageReceived` event (Decision 0009): `body` gets each address (the sender's
-  /// participant, the id set's probe, the end of the kept history). Reads no state a view
+  /// participant, the history index's probe, the end of the kept history). Reads no state a view
   /// could observe; changes nothing.
   package func forEachChatAddress(_ message: ChatMessage, _ body: (UnsafeRawPointer) -> Void) {
-    if let sender = storage.participants.valueAddress(forKey: message.sender) { body(sender) }
-    storage.chatMessageIDs.forEachProbeAddress(of: message.id, body)
-    let end = storage.chatLog.count
-    if end < storage.chatLog.capacity {
-      body(
-        storage.chatLog.withUnsafeBufferPointer {
-          UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + end)
-        })
-    }
+    let sender = storage.participants.valueAddress(forKey: message.sender)
+    let (slot, end) = storage.chat.appendAddresses(of: message)
+    if let sender { body(sender) }
+    if let slot { body(slot) }
+    if let end { body(end) }
   }
 
   /// The last rejection, if the last event processed was rejected.
