@@ -82,6 +82,45 @@ import Testing
     #expect(failure.detail.contains("on a connection alice closed"))
   }
 
+  /// The tap's own answer, not only that runs pass with it: every broadcast a peer's open
+  /// connection got after its admission, nothing from before a rejoin, a private message to
+  /// its two ends alone.
+  @Test func theTapOwesEachOpenConnectionWhatWasSentOnItAfterItsAdmission() throws {
+    let scenario = Scenario(
+      name: "owed", duration: .seconds(8), session: SessionSpec(name: "Room"),
+      peers: [
+        PeerSpec(name: "alice", role: .host),
+        PeerSpec(name: "bob", join: .exactly(.ms(500))),
+        PeerSpec(name: "carol", join: .exactly(.ms(500))),
+      ],
+      actions: [
+        ActionSpec(at: .seconds(1), peer: "bob", .chat, text: "one"),
+        ActionSpec(at: .ms(1_500), peer: "bob", .chat, text: "two"),
+        ActionSpec(at: .seconds(2), peer: "carol", .leave),
+        ActionSpec(at: .ms(2_500), peer: "alice", .chat, text: "three"),
+        ActionSpec(at: .seconds(3), peer: "carol", .join),
+        ActionSpec(at: .seconds(4), peer: "alice", .chatTo, target: "bob", text: "private"),
+        ActionSpec(at: .seconds(5), peer: "bob", .chat, text: "four"),
+      ],
+      expect: Expectations(liveness: .seconds(5)))
+    let world = DeterministicWorld(
+      seed: 1, service: ScenarioLoader.serviceConfiguration(for: scenario, seed: 1))
+    let report = try ScenarioRunner(scenario: scenario, world: world, options: RunOptions(seed: 1))
+      .run()
+    #expect(report.passed, "\(report.failures)")
+    let expected = world.expectedChat()
+    func owed(_ peer: String) -> [Int] {
+      var places: [Int] = []
+      expected.forEachPlace(of: peer) { places.append($0) }
+      return places
+    }
+    #expect(expected.log.count == 5)
+    #expect(owed("alice") == [0, 1, 2, 3, 4])
+    #expect(owed("bob") == [0, 1, 2, 3, 4])
+    // Rejoined after "one", "two" and "three": owed only the broadcast after that.
+    #expect(owed("carol") == [4])
+  }
+
   @Test func aMessageTheServiceSentThatNeverArrivedFailsDelivery() throws {
     let report = try run(lying: .lostMessage)
     let failure = try #require(report.failures.first { $0.check == "delivery" })

@@ -19,9 +19,11 @@ package final class HostTap: SessionHost, @unchecked Sendable {
     var admitted = false
     /// Whether it closed, either side.
     var closed = false
+    /// How many chat messages the log held when it was admitted: broadcasts before that
+    /// place owe it nothing.
+    var admittedAt: Int32 = 0
     /// Chat messages sent on it after the admission, in order, as runs of places in
-    /// ``Record/chatLog``: a place costs no retain of the id, and a broadcast to every member
-    /// extends each receiver's last run instead of appending to a list that grows with the run.
+    /// ``Record/chatLog``: sent to it alone, or folded in from ``Record/broadcasts``.
     var chats: [Range<Int32>] = []
 
     /// Adds the places `places` after those already noted.
@@ -34,6 +36,15 @@ package final class HostTap: SessionHost, @unchecked Sendable {
     }
   }
 
+  /// Chat messages broadcast to one version of a group, at consecutive places: noted once,
+  /// not once per receiver (a thousand receivers' records, each on its own cache lines, were
+  /// two misses each per broadcast), and folded into the receivers' records only when asked
+  /// for or when the runs hold too many receivers.
+  private struct BroadcastRun: Sendable {
+    var group: FanOutGroup
+    var places: Range<Int32>
+  }
+
   private struct Record: Sendable {
     var connections: [ConnectionID: ConnectionRecord] = [:]
     var pendingNames: [ConnectionID: String] = [:]
@@ -42,7 +53,31 @@ package final class HostTap: SessionHost, @unchecked Sendable {
     var current: [String: ConnectionID] = [:]
     /// Every chat message id the service sent, once each, in order.
     var chatLog: [String] = []
+    /// Broadcasts not yet folded into ``connections``, in order.
+    var broadcasts: [BroadcastRun] = []
+    /// How many receivers ``broadcasts`` lists in all.
+    var broadcastReceivers = 0
+
+    /// Adds each run's places to the records of its receivers that were admitted before it
+    /// and are still open, and forgets the runs.
+    mutating func foldBroadcasts() {
+      for run in broadcasts {
+        for connection in run.group.connections {
+          guard let index = connections.index(forKey: connection) else { continue }
+          let entry = connections.values[index]
+          // Only what came after the admission (a run may have started before it).
+          let owed = max(run.places.lowerBound, entry.admittedAt)..<run.places.upperBound
+          guard entry.admitted, !entry.closed, !owed.isEmpty else { continue }
+          connections.values[index].noteChats(owed)
+        }
+      }
+      broadcasts = []
+      broadcastReceivers = 0
+    }
   }
+
+  /// The most receivers the unfolded broadcasts may list (about 32 MB of ids).
+  private static let foldLimit = 4 << 20
 
   package let service: SessionService
   private let record = Mutex(Record())
@@ -102,10 +137,12 @@ extension HostTap {
   /// that are still open.
   package func expectedChat() -> ExpectedChat {
     record.withLock { record in
+      record.foldBroadcasts()
       var places: [String: [Range<Int32>]] = [:]
       for (peer, connection) in record.current {
         guard let entry = record.connections[connection], !entry.closed else { continue }
-        places[peer] = entry.chats
+        // In place order: messages sent to it alone were noted before the folded broadcasts.
+        places[peer] = entry.chats.sorted { $0.lowerBound < $1.lowerBound }
       }
       return ExpectedChat(log: record.chatLog, places: places)
     }
@@ -116,20 +153,21 @@ extension HostTap {
     case .send(let message, let connection):
       note(message, on: connection, in: &record)
     case .broadcast(let message, let group):
-      guard case .events(let batch) = message,
-        batch.events.contains(where: \.isChat)
-      else { return }
-      // Logged once, then its places added to each receiver's list.
+      let ids = message.chatIDs
+      guard !ids.isEmpty else { return }
+      // Logged once, and the run of places noted once for the whole group.
       let first = record.chatLog.count
-      for event in batch.events {
-        if case .chatMessageReceived(let chat) = event { record.chatLog.append(chat.id) }
-      }
+      record.chatLog.append(contentsOf: ids)
       let places = Int32(first)..<Int32(record.chatLog.count)
-      for connection in group.connections {
-        guard let index = record.connections.index(forKey: connection),
-          record.connections.values[index].admitted
-        else { continue }
-        record.connections.values[index].noteChats(places)
+      if let last = record.broadcasts.last, group.id != 0, last.group.id == group.id,
+        last.group.version == group.version, last.places.upperBound == places.lowerBound
+      {
+        record.broadcasts[record.broadcasts.count - 1].places =
+          last.places.lowerBound..<places.upperBound
+      } else {
+        record.broadcasts.append(BroadcastRun(group: group, places: places))
+        record.broadcastReceivers += group.connections.count
+        if record.broadcastReceivers > foldLimit { record.foldBroadcasts() }
       }
     case .close(let connection, _):
       // A closed connection owes nothing more: forget its messages.
@@ -150,17 +188,15 @@ extension HostTap {
       if let older = record.current[peer], older != connection {
         record.connections[older] = nil
       }
-      record.connections[connection] = ConnectionRecord(peer: peer, admitted: true)
+      record.connections[connection] = ConnectionRecord(
+        peer: peer, admitted: true, admittedAt: Int32(record.chatLog.count))
       record.current[peer] = connection
-    case .events(let batch):
-      guard record.connections[connection]?.admitted == true else { return }
-      for event in batch.events {
-        if case .chatMessageReceived(let chat) = event {
-          let place = Int32(record.chatLog.count)
-          record.connections[connection]?.noteChats(place..<(place + 1))
-          record.chatLog.append(chat.id)
-        }
-      }
+    case .events, .notice:
+      let ids = message.chatIDs
+      guard !ids.isEmpty, record.connections[connection]?.admitted == true else { return }
+      let first = Int32(record.chatLog.count)
+      record.chatLog.append(contentsOf: ids)
+      record.connections[connection]?.noteChats(first..<Int32(record.chatLog.count))
     case .left:
       if record.connections[connection] != nil {
         record.connections[connection] = ConnectionRecord(closed: true)
@@ -208,6 +244,23 @@ public struct ExpectedChat: Sendable {
   func forEachPlace(of peer: String, _ body: (Int) -> Void) {
     for run in places[peer] ?? [] {
       for place in run { body(Int(place)) }
+    }
+  }
+}
+
+extension ServerMessage {
+  /// The ids of the chat messages it carries, in order: a batch's, or a private notice's.
+  fileprivate var chatIDs: [String] {
+    switch self {
+    case .events(let batch):
+      guard batch.events.contains(where: \.isChat) else { return [] }
+      return batch.events.compactMap {
+        if case .chatMessageReceived(let chat) = $0 { chat.id } else { nil }
+      }
+    case .notice(.chatMessageReceived(let chat)):
+      return [chat.id]
+    default:
+      return []
     }
   }
 }
