@@ -94,7 +94,11 @@ final class ServiceSession {
     if let cachedFanOut {
       list = cachedFanOut
     } else {
-      list = memberOrder.compactMap { members[$0]?.connection }
+      // Each member's connection read in place: `members[id]?.connection` copied the whole
+      // member (retaining its strings) for every member of every roster change.
+      list = memberOrder.compactMap { id in
+        members.index(forKey: id).flatMap { members.values[$0].connection }
+      }
       cachedFanOut = list
     }
     return FanOutGroup(id: fanOutID, version: fanOutVersion, connections: list)

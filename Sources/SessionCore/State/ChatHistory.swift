@@ -125,26 +125,28 @@ package struct ChatHistory: Sendable {
     return live == count
   }
 
-  /// The memory that appending `message` will read and write (the index slot where its probe
+  /// The memory that appending a message will read and write (the index slot where its probe
   /// starts, the end of the log), for a caller that prefetches it (Decision 0009). Reads
   /// nothing of what it points at and changes nothing.
   ///
-  /// Returned, not passed to a closure: a closure could reach the state that holds this
-  /// history, so the call would copy the history (retaining both arrays: an atomic write to
-  /// each header, which stalls on the very miss the prefetch is there to hide).
+  /// Given the hash (``slotHash(_:)`` of the message's id), always inlined, and returning
+  /// its addresses rather than passing them to a closure: a call made while the history is
+  /// read (a closure, the hash) makes the caller copy the history for it, retaining both
+  /// arrays: an atomic write to each header, which stalls on the very miss the prefetch is
+  /// there to hide.
   ///
-  /// - Parameter message: The message about to be appended.
+  /// - Parameter hash: The slot hash of the message's id.
   /// - Returns: The slot's address (`nil` while the index is empty) and the address past the
   ///   log's last message (`nil` when the log must grow first).
+  @inline(__always)
   package func appendAddresses(
-    of message: ChatMessage
+    slotHash hash: UInt32
   ) -> (slot: UnsafeRawPointer?, end: UnsafeRawPointer?) {
     let slot: UnsafeRawPointer? =
       slots.isEmpty
       ? nil
       : slots.withUnsafeBufferPointer {
-        UnsafeRawPointer(
-          $0.baseAddress.unsafelyUnwrapped + (Int(Self.slotHash(message.id)) & ($0.count - 1)))
+        UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + (Int(hash) & ($0.count - 1)))
       }
     let end: UnsafeRawPointer? =
       log.count < log.capacity
@@ -239,7 +241,7 @@ package struct ChatHistory: Sendable {
   }
 
   /// The 32 bits of ``hash(_:)`` a slot keeps, never 0.
-  static func slotHash(_ id: String) -> UInt32 {
+  package static func slotHash(_ id: String) -> UInt32 {
     UInt32(truncatingIfNeeded: hash(id) >> 32) | 1 << 31
   }
 

@@ -114,8 +114,10 @@ public final class SessionStore: Observable {
   /// participant, the history index's probe, the end of the kept history). Reads no state a view
   /// could observe; changes nothing.
   package func forEachChatAddress(_ message: ChatMessage, _ body: (UnsafeRawPointer) -> Void) {
+    // The hash before any read of the state (see ChatHistory.appendAddresses).
+    let hash = ChatHistory.slotHash(message.id)
     let sender = storage.participants.valueAddress(forKey: message.sender)
-    let (slot, end) = storage.chat.appendAddresses(of: message)
+    let (slot, end) = storage.chat.appendAddresses(slotHash: hash)
     if let sender { body(sender) }
     if let slot { body(slot) }
     if let end { body(end) }
