@@ -47,7 +47,8 @@ extension SessionService: MediaHost {
   /// member's connection); a ping from a bound endpoint is answered at once with a pong; a
   /// report from the endpoint bound to its subscriber moves that member's downlink estimate;
   /// a packet from a bound endpoint, for a stream of its member that the member may send now,
-  /// goes unchanged to the stream's subscribers in one ``SessionTransport/MediaHostOutput/forward(_:to:)``.
+  /// goes unchanged to the stream's subscribers in one ``SessionTransport/MediaHostOutput/forward(_:to:)``
+  /// (audio, numbered per listener, in one ``SessionTransport/MediaHostOutput/forwardNumbered(_:to:sequences:)``).
   /// A bound endpoint from which nothing authentic came for
   /// ``ServiceConfiguration/mediaConsentTimeout`` is dropped, and its member told
   /// (``SessionTransport/MediaNotice/unbound(_:)``). Anything else is dropped and counted in
@@ -321,7 +322,13 @@ extension SessionService: MediaHost {
       let count = UInt64(routed.endpoints.count)
       mediaStatistics.packetsForwarded &+= count
       mediaStatistics.bytesForwarded &+= count &* UInt64(buffer.count)
-      mediaOutput(.forward(bytes ?? [UInt8](buffer), to: routed.endpoints))
+      let datagram = bytes ?? [UInt8](buffer)
+      if routed.sequences.isEmpty {
+        mediaOutput(.forward(datagram, to: routed.endpoints))
+      } else {
+        mediaOutput(
+          .forwardNumbered(datagram, to: routed.endpoints, sequences: routed.sequences))
+      }
     }
     if routed.wantsKeyFrames {
       for stream in session.media.keyFrameRequests {

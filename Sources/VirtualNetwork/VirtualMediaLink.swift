@@ -178,6 +178,17 @@ extension VirtualNetwork {
         }
         sendDatagram(bytes, from: nil, to: peer)
       }
+    case .forwardNumbered(let bytes, let endpoints, let sequences):
+      for (endpoint, sequence) in zip(endpoints, sequences) {
+        guard let peer = peer(of: endpoint) else {
+          unknownMediaEndpoints += 1
+          continue
+        }
+        // Each copy its own bytes: a datagram in flight keeps what it was sent with.
+        var copy = bytes
+        copy.withUnsafeMutableBytes { MediaPacket.replacingSequence(in: $0, with: sequence) }
+        sendDatagram(copy, from: nil, to: peer)
+      }
     case .endpointBound, .endpointReleased:
       // One endpoint per peer, never evicted: nothing to keep.
       break

@@ -176,7 +176,14 @@ private final class MediaFuzzer {
   /// the sender.
   func check(_ outputs: [MediaHostOutput], from peer: MediaWorld.Peer) {
     for output in outputs {
-      guard case .forward(_, let endpoints) = output else { continue }
+      let endpoints: [MediaEndpointID]
+      switch output {
+      case .forward(_, let list): endpoints = list
+      case .forwardNumbered(_, let list, let sequences):
+        endpoints = list
+        if sequences.count != list.count { breaches.append("a sequence per endpoint missing") }
+      default: continue
+      }
       if endpoints.isEmpty { breaches.append("a forward to nobody") }
       for endpoint in endpoints {
         guard let binding = service.mediaEndpoints[endpoint] else {

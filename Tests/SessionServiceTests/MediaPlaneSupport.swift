@@ -194,7 +194,10 @@ final class MediaWorld {
   /// The endpoints the outputs forwarded to, in order.
   static func recipients(_ outputs: [MediaHostOutput]) -> [MediaEndpointID] {
     outputs.flatMap { output -> [MediaEndpointID] in
-      if case .forward(_, let endpoints) = output { endpoints } else { [] }
+      switch output {
+      case .forward(_, let endpoints), .forwardNumbered(_, let endpoints, _): endpoints
+      default: []
+      }
     }
   }
 

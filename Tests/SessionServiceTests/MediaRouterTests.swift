@@ -504,6 +504,50 @@ private func startFlowing(
     #expect(!router.route(audio(6, level: 30), now: now).recipients.isEmpty)
   }
 
+  /// Audio numbered per listener: a talker that speaker selection leaves out for a while
+  /// comes back with no gap in the listener's numbers, while a packet lost before the service
+  /// still leaves one; video keeps its publisher's numbers.
+  @Test func audioIsNumberedPerListenerSoThatSelectionGapsAreNotLoss() throws {
+    let users = (1...5).map { UserID($0) }
+    var router = makeRouter(users)
+    var sequences: [UserID: UInt32] = [:]
+    var heardFrom4ByListener1: [UInt32] = []
+    var now: Int64 = 0
+    func talk(_ levels: [UserID: UInt8], ticks: Int, skipping lost: UInt32? = nil) {
+      for _ in 0..<ticks {
+        for user in users {
+          let sequence = sequences[user, default: 0]
+          sequences[user] = sequence &+ 1
+          if user == 4, sequence == lost { continue }  // lost on the way to the service
+          let packet = audio(user, level: levels[user] ?? 127, sequence: sequence)
+          for output in router.route(packet, now: now) {
+            if case .forward(1, let forwarded) = output, forwarded.stream.user == 4 {
+              heardFrom4ByListener1.append(forwarded.sequence)
+            }
+          }
+        }
+        now += 20_000
+      }
+    }
+    // 4 is among the three loudest others for listener 1 (2, 3 and 4 talk).
+    talk([2: 20, 3: 30, 4: 40], ticks: 20)
+    let before = heardFrom4ByListener1.count
+    #expect(before > 0)
+    // 5 and 1 talk loudly: 4 drops out of everyone's top three for a while.
+    talk([1: 5, 2: 20, 3: 30, 4: 40, 5: 8], ticks: 30)
+    // Selection left most of those 30 out.
+    #expect(heardFrom4ByListener1.count - before < 15)
+    // 1 and 5 stop: 4 is back for listener 1, and one of 4's packets is lost upstream.
+    talk([2: 20, 3: 30, 4: 40], ticks: 30, skipping: 75)
+    let heard = heardFrom4ByListener1
+    #expect(heard.count > before)
+    let gaps = zip(heard, heard.dropFirst()).map { $1 &- $0 }
+    // Every step is 1 but the one the upstream loss left (2): the selection gap is gone.
+    #expect(gaps.filter { $0 != 1 } == [2], "\(gaps)")
+    let counters = try #require(router.counters(of: 1, for: StreamID(user: 4, kind: .audio)))
+    #expect(counters.droppedBySelection > 0)
+  }
+
   @Test func sendingMorePacketsDoesNotMakeATalkerLouder() {
     var router = makeRouter([1, 2, 3, 4, 5])
     for tick in Int64(0)..<20 {

@@ -12,7 +12,8 @@ import Testing
     outputs.reduce(0) { total, output in
       switch output {
       case .send(let bytes, _): total + bytes.count
-      case .forward(let bytes, let endpoints): total + bytes.count * endpoints.count
+      case .forward(let bytes, let endpoints), .forwardNumbered(let bytes, let endpoints, _):
+        total + bytes.count * endpoints.count
       default: total
       }
     }

@@ -68,6 +68,20 @@ final class ServerMediaPlane {
           socket.trySend(lent: buffer, to: port)
         }
       }
+    case .forwardNumbered(let bytes, let endpoints, let sequences):
+      // One copy for the packet, renumbered before each send (the kernel has copied the
+      // bytes by the time `trySend` returns).
+      var copy = bytes
+      copy.withUnsafeMutableBytes { buffer in
+        for (endpoint, sequence) in zip(endpoints, sequences) {
+          guard let port = table.port(sendingTo: endpoint) else {
+            unknownEndpoints += 1
+            continue
+          }
+          MediaPacket.replacingSequence(in: buffer, with: sequence)
+          socket.trySend(lent: UnsafeRawBufferPointer(buffer), to: port)
+        }
+      }
     case .endpointBound(let endpoint):
       table.pin(endpoint)
     case .endpointReleased(let endpoint):

@@ -66,10 +66,17 @@ extension MediaRouter {
       keep: loudest + 1)
     let ranked = audio.ranked
     var reached: UInt64 = 0
+    let routed = members[publisher].audioRouted
     func forward(to index: Int) {
-      members[index].audioReceived[talker, default: AudioReceipt(base: base)].counters
-        .forwarded(packet.payloadBytes)
-      outputs.append(.forward(to: members[index].user, packet: packet))
+      // Numbered per listener: the talker's packets this listener was not sent (selection
+      // left it out) are taken off the publisher's number, so that a listener reads a gap
+      // only where a packet was lost before it reached the service (Docs/WireProtocol.md
+      // §13.1). The receipt's base is the talker's count before its first packet here.
+      let skipped = members[index].audioReceived[talker, default: AudioReceipt(base: base)]
+        .forwarded(packet.payloadBytes, routed: routed)
+      var numbered = packet
+      numbered.sequence = packet.sequence &- UInt32(truncatingIfNeeded: skipped)
+      outputs.append(.forward(to: members[index].user, packet: numbered))
       reached &+= 1
     }
     if let rank = ranked.firstIndex(of: talker) {

@@ -47,6 +47,14 @@ public struct MediaRouter: Sendable {
     /// The talker's routed-packet count before that first packet.
     var base: UInt64
     var counters = StreamCounters()
+
+    /// Counts one more packet forwarded to the listener, the talker's `routed`-th.
+    ///
+    /// - Returns: How many of the talker's routed packets the listener was not sent.
+    mutating func forwarded(_ payloadBytes: UInt16, routed: UInt64) -> UInt64 {
+      counters.forwarded(payloadBytes)
+      return (routed &- base) &- counters.forwardedPackets
+    }
   }
 
   /// One member: what it publishes, what it subscribes to, its downlink.

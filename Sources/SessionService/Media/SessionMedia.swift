@@ -40,6 +40,9 @@ struct SessionMedia {
   struct Routed {
     /// The endpoints the packet goes to, in the router's order.
     var endpoints: [MediaEndpointID]
+    /// Each endpoint's sequence number, beside ``endpoints``, for audio (numbered per
+    /// listener); empty for video and share, which go unchanged.
+    var sequences: [UInt32] = []
     /// Whether the router refused the packet (a stream not announced).
     var refused: Bool
     /// Whether the router asked for key frames (in ``SessionMedia/keyFrameRequests``).
@@ -132,10 +135,14 @@ struct SessionMedia {
     var routed = Routed(endpoints: [], refused: refused)
     guard !scratch.isEmpty else { return routed }
     routed.endpoints.reserveCapacity(scratch.count)
+    let numbered = packet.stream.kind == .audio
+    if numbered { routed.sequences.reserveCapacity(scratch.count) }
     for output in scratch {
       switch output {
-      case .forward(let subscriber, _):
-        if let endpoint = members[subscriber]?.endpoint { routed.endpoints.append(endpoint) }
+      case .forward(let subscriber, let forwarded):
+        guard let endpoint = members[subscriber]?.endpoint else { continue }
+        routed.endpoints.append(endpoint)
+        if numbered { routed.sequences.append(forwarded.sequence) }
       case .requestKeyFrame(let stream):
         keyFrameRequests.append(stream)
         routed.wantsKeyFrames = true

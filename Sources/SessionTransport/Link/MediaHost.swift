@@ -21,6 +21,11 @@ public enum MediaHostOutput: Sendable, Hashable {
   case send([UInt8], to: MediaEndpointID)
   /// Send the same datagram to each endpoint, in order (a forwarded packet's subscribers).
   case forward([UInt8], to: [MediaEndpointID])
+  /// Send the datagram to each endpoint, in order, each copy with that endpoint's sequence
+  /// number in place of the datagram's (`sequences[i]` for `endpoints[i]`; see
+  /// ``MediaPacket/replacingSequence(in:with:)``): audio, which the service numbers per
+  /// listener so that what speaker selection left out is not read as loss.
+  case forwardNumbered([UInt8], to: [MediaEndpointID], sequences: [UInt32])
   /// The endpoint now belongs to a member (it passed the return-path check): a transport
   /// that keeps a bounded table of endpoints must not evict it for newcomers.
   case endpointBound(MediaEndpointID)

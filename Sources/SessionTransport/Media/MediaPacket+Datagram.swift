@@ -37,6 +37,20 @@ extension MediaPacket {
     return datagramSize
   }
 
+  /// Writes `sequence` over a packet datagram's sequence number (bytes 8–11, big-endian),
+  /// changing nothing else: how a forwarder numbers one copy of a packet for its receiver.
+  ///
+  /// - Parameters:
+  ///   - datagram: A packet datagram (at least its fixed header); anything shorter is left
+  ///     unchanged.
+  ///   - sequence: The copy's sequence number.
+  public static func replacingSequence(
+    in datagram: UnsafeMutableRawBufferPointer, with sequence: UInt32
+  ) {
+    guard datagram.count >= sequenceOffset + 4 else { return }
+    MediaBytes.put(sequence, datagram, sequenceOffset)
+  }
+
   private func writeHeader(into buffer: UnsafeMutableRawBufferPointer) {
     buffer[0] = MediaDatagram.version
     buffer[1] = MediaDatagram.Kind.packet.rawValue
