@@ -354,6 +354,7 @@ extension SessionService: MediaHost {
       return
     }
     mediaStatistics.reportsApplied &+= 1
+    sendPauseChanges(in: session)
     guard let estimate = session.media.router.estimate(of: user) else { return }
     if let sent = session.media.member(user)?.estimateSent,
       abs(estimate - sent) <= sent * Self.estimateNoticeChange
@@ -386,6 +387,8 @@ extension SessionService: MediaHost {
       mediaStatistics.requestsIgnored &+= 1
       return
     }
+    // A request can move the allocator (a new subscription may not fit).
+    defer { sendPauseChanges(in: session) }
     switch request {
     case .subscribe(let publisher, let kind, let maxLines):
       let result = session.media.router.subscribe(
@@ -481,6 +484,7 @@ extension SessionService: MediaHost {
   ) {
     session.media.add(participant)
     mediaCredentials[identity.credential.id] = identity
+    sendPauseChanges(in: session)
   }
 
   /// A member left (leave, kick, grace expiry): it leaves the router, its endpoint unbinds,
@@ -493,6 +497,7 @@ extension SessionService: MediaHost {
       mediaEndpoints[endpoint] = nil
       mediaOutput(.endpointReleased(endpoint))
     }
+    sendPauseChanges(in: session)
   }
 
   /// A session ended: every credential and endpoint of its members goes.
@@ -514,5 +519,22 @@ extension SessionService: MediaHost {
   func mediaStatusChanged(of user: UserID, in session: ServiceSession) {
     guard let participant = session.state.participants[user] else { return }
     session.media.refresh(participant)
+    sendPauseChanges(in: session)
+  }
+
+  /// Tells each subscriber what the stream allocator paused or resumed of its subscriptions
+  /// since the last call (to members with a connection; one waiting for a resume learns the
+  /// state from its next selection).
+  func sendPauseChanges(in session: ServiceSession) {
+    for change in session.media.router.takePauseChanges() {
+      guard let connection = session.members[change.subscriber]?.connection else { continue }
+      mediaStatistics.pauseNotices &+= 1
+      send(
+        .media(
+          change.paused
+            ? .streamPaused(publisher: change.publisher, kind: change.kind, reason: .bandwidth)
+            : .streamResumed(publisher: change.publisher, kind: change.kind)),
+        to: connection)
+    }
   }
 }

@@ -425,6 +425,102 @@ private func startFlowing(
     #expect(samples.allSatisfy { $0.layer == 2 && $0.loss == 0 })
   }
 
+  // MARK: Stream allocator
+
+  /// A subscriber whose congested downlink carries 350 kbit/s beside a share: the share
+  /// stays, then the loudest talker, then the larger canvases, then roster order; the rest are
+  /// paused at once (nothing forwarded) and resumed as the estimate grows.
+  @Test func theAllocatorPausesByPriorityAndResumesWhenTheEstimateGrows() throws {
+    let users: [UserID] = [1, 2, 3, 4, 5, 6]
+    var router = makeRouter(
+      users, configuration: MediaRouter.Configuration(initialEstimate: 500_000))
+    for user in users.dropFirst() { try announceSimulcast(&router, for: user) }
+    try router.announce(
+      stream: StreamID(user: 6, kind: .share), bitrate: 300_000, width: 1280, height: 720)
+    // 1 watches 2 and 3 small, 4 and 5 large, and 6's share.
+    for (publisher, resolution) in [
+      (UserID(2), MediaRouter.Resolution.p180), (3, .p180), (4, .p360), (5, .p360),
+    ] {
+      _ = router.subscribe(1, to: publisher, kind: .video, resolution: resolution)
+    }
+    _ = router.subscribe(1, to: 6, kind: .share, resolution: .auto)
+    // 3 talks: the loudest.
+    _ = router.route(audio(3, level: 10), now: 0)
+    // Untested, the estimate pauses nothing.
+    #expect(router.isPaused(1, publisher: 2, kind: .video) == false)
+    // Six tenths lost: a congested link, and the estimate cut by 30%, to 350k.
+    try router.report(subscriber: 1, lossFraction: 0.6, now: 1)
+    #expect(abs(try #require(router.estimate(of: 1)) - 350_000) < 1)
+    // Share 300k of 350k: 50k left, no 180p layer fits: every video paused, the share kept.
+    #expect(router.isPaused(1, publisher: 6, kind: .share) == false)
+    for publisher in [UserID(2), 3, 4, 5] {
+      #expect(router.isPaused(1, publisher: publisher, kind: .video) == true)
+    }
+    let paused = router.takePauseChanges()
+    #expect(Set(paused.map(\.publisher)) == [2, 3, 4, 5] && paused.allSatisfy(\.paused))
+    #expect(router.takePauseChanges().isEmpty)
+    // A paused subscription gets nothing, key frame or not.
+    #expect(router.route(video(3, layer: 0, key: true), now: 2).recipients.isEmpty)
+    // Growth with no loss: 8% a second. At about 470k one 180p layer fits: the talker's.
+    var now: Int64 = 1
+    func grow(until estimate: Double) throws {
+      while try #require(router.estimate(of: 1)) < estimate {
+        now += 1_000_000
+        _ = router.route(audio(3, level: 10), now: now)
+        try router.report(subscriber: 1, lossFraction: 0, now: now)
+      }
+    }
+    try grow(until: 450_000)
+    #expect(router.takePauseChanges().map(\.publisher) == [3])
+    #expect(router.route(video(3, layer: 0, key: true), now: now + 1).recipients == [1])
+    // Next the larger canvases, in roster order (4 before 5), then 2.
+    try grow(until: 600_000)
+    #expect(router.takePauseChanges().map(\.publisher) == [4])
+    try grow(until: 750_000)
+    #expect(router.takePauseChanges().map(\.publisher) == [5])
+    try grow(until: 900_000)
+    let last = router.takePauseChanges()
+    #expect(last.map(\.publisher) == [2] && last.allSatisfy { !$0.paused })
+    for publisher in [UserID(2), 3, 4, 5] {
+      #expect(router.isPaused(1, publisher: publisher, kind: .video) == false)
+    }
+  }
+
+  /// Random loss (10 to 50%) cuts the estimate but is no congestion: nothing is paused, the
+  /// videos are thinned to their lowest layers instead.
+  @Test func randomLossThinsButPausesNothing() throws {
+    var router = makeRouter(
+      [1, 2, 3], configuration: MediaRouter.Configuration(initialEstimate: 400_000))
+    try announceSimulcast(&router, for: 2)
+    try announceSimulcast(&router, for: 3)
+    _ = router.subscribe(1, to: 2, kind: .video, resolution: .auto)
+    _ = router.subscribe(1, to: 3, kind: .video, resolution: .auto)
+    for step in Int64(1)...20 {
+      try router.report(subscriber: 1, lossFraction: 0.4, now: step * 400_000)
+    }
+    #expect(try #require(router.estimate(of: 1)) < 300_000)
+    for publisher in [UserID(2), 3] {
+      #expect(router.isPaused(1, publisher: publisher, kind: .video) == false)
+      #expect(router.subscription(of: 1, to: publisher, kind: .video)?.targetLayer == 0)
+    }
+    #expect(router.takePauseChanges().isEmpty)
+  }
+
+  @Test func aShareIsNeverPausedEvenWhenNothingFits() throws {
+    var router = makeRouter(
+      [1, 2], configuration: MediaRouter.Configuration(initialEstimate: 60_000))
+    try router.announce(
+      stream: StreamID(user: 2, kind: .share), bitrate: 800_000, width: 1280, height: 720)
+    try announceSimulcast(&router, for: 2)
+    _ = router.subscribe(1, to: 2, kind: .share, resolution: .auto)
+    _ = router.subscribe(1, to: 2, kind: .video, resolution: .auto)
+    try router.report(subscriber: 1, lossFraction: 0.9, now: 1)
+    #expect(router.isPaused(1, publisher: 2, kind: .share) == false)
+    #expect(router.isPaused(1, publisher: 2, kind: .video) == true)
+    #expect(
+      router.route(video(2, layer: 0, key: true, kind: .share), now: 2).recipients == [1])
+  }
+
   // MARK: Audio
 
   @Test func everyMemberHearsTheLoudestThreeOthers() throws {

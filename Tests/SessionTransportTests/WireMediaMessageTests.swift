@@ -114,13 +114,23 @@ private func serverError(_ payload: [UInt8]) -> WireError? {
       hex(WireEncoder.payload(ServerMessage.media(.unbound(.consentExpired)))) == "98 06 01")
   }
 
+  @Test func pauseNoticesHaveTheirDocumentedBytesAndRefuseAnUnknownReason() {
+    let paused = ServerMessage.media(.streamPaused(publisher: 5, kind: .video, reason: .bandwidth))
+    #expect(hex(WireEncoder.payload(paused)) == "98 07 05 01 01")
+    let resumed = ServerMessage.media(.streamResumed(publisher: 5, kind: .video))
+    #expect(hex(WireEncoder.payload(resumed)) == "98 08 05 01")
+    #expect(serverError([0x98, 0x07, 0x05, 0x01, 0x02])?.code == .invalidEnumValue)
+    #expect(serverError([0x98, 0x07, 0x05, 0x04, 0x01])?.code == .invalidEnumValue)
+    #expect(serverError([0x98, 0x08, 0x05])?.code == .truncated)
+  }
+
   @Test func unknownTagsAreRefused() {
     for tag: UInt8 in [0, 5, 0xFF] {
       let request = clientError([0x15, tag])
       #expect(request?.code == .unknownTag)
       #expect(request?.offset == 1)
     }
-    for tag: UInt8 in [0, 7, 0xFF] {
+    for tag: UInt8 in [0, 9, 0xFF] {
       #expect(serverError([0x98, tag])?.code == .unknownTag)
     }
   }

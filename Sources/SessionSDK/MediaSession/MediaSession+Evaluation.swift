@@ -15,7 +15,11 @@ extension MediaSession {
       let receiver = receivers[index]
       // Audio reaches a subscriber only while its sender is among the loudest talkers, so its
       // gaps are the service's choice as much as loss: only video and share are reported.
-      if isBound, receiver.kind != .audio, interval.received > 0 {
+      let key = StreamKey(user: receiver.publisher, kind: receiver.kind)
+      let isPaused = paused[key] != nil
+      // A paused stream reports too (nothing received, nothing lost): the reports are what
+      // lets the service's estimate grow back and resume it.
+      if isBound, receiver.kind != .audio, interval.received > 0 || isPaused {
         out.datagrams.append(
           .report(
             ReceiverReport(
@@ -29,7 +33,7 @@ extension MediaSession {
         sample = QualitySample(
           loss: interval.expected == 0 ? 0 : Double(interval.lost) / Double(interval.expected),
           delay: Double(receiver.meanDelay) / 1_000, jitter: Double(receiver.jitter) / 1_000)
-      } else if receiver.kind != .audio, receiver.firstArrival != nil,
+      } else if receiver.kind != .audio, receiver.firstArrival != nil, !isPaused,
         isPublishing(receiver.publisher, receiver.kind)
       {
         // Nothing arrived of a stream that flowed and is still sent: all of it was lost.
@@ -40,6 +44,17 @@ extension MediaSession {
       if let level = receivers[index].quality.evaluate(sample) {
         out.levels.append(
           LevelChange(type: DataType(receiver.kind), level: level, user: receiver.publisher))
+      }
+    }
+    // A subscription paused before anything of it arrived has no receiver: it reports too.
+    if isBound {
+      for key in paused.keys.sorted() where receiverIndex[key] == nil {
+        out.datagrams.append(
+          .report(
+            ReceiverReport(
+              subscriber: me, stream: StreamID(user: key.user, kind: key.kind),
+              highestSequence: 0, packetsReceived: 0, packetsLost: 0, jitter: 0,
+              lastSendTime: 0)))
       }
     }
     let probeSample = self.probeSample(at: now)

@@ -29,6 +29,7 @@ extension MediaSession {
   /// What the local user receives of `key`; zero when it receives nothing of it.
   func receiveStatistics(_ key: StreamKey) -> QOSStatistics {
     var statistics = QOSStatistics(direction: .receive, statisticsType: DataType(key.kind))
+    if paused[key] != nil { statistics.pauseReason = .bandwidth }
     guard let receiver = receiver(key) else { return statistics }
     statistics.timestamp = lastEvaluation / 1_000
     statistics.fps = receiver.fps
@@ -114,7 +115,18 @@ extension MediaSession {
       stream.layer = receiver.currentLayer.map(Int.init)
       stream.width = Int(receiver.lastFrame?.width ?? 0)
       stream.height = Int(receiver.lastFrame?.height ?? 0)
+      stream.isPaused = paused[key] != nil
+      stream.pausedTime = pausedTime(of: key)
+      if stream.isPaused { stream.isFrozen = false }
       return stream
+    }
+    // Subscriptions paused before anything of them arrived.
+    for key in paused.keys.sorted() where receiverIndex[key] == nil {
+      var stream = MediaFigures.Stream(publisher: key.user, kind: key.kind)
+      stream.isSubscribed = wanted[key] != nil
+      stream.isPaused = true
+      stream.pausedTime = pausedTime(of: key)
+      figures.streams.append(stream)
     }
     figures.videoDelays = delays[MediaKind.video.index]
     figures.audioDelays = delays[MediaKind.audio.index]
@@ -157,8 +169,12 @@ package struct MediaFigures: Sendable, Hashable {
     /// Freezes counted, and their total length, µs.
     package var freezes = 0
     package var freezeTime: Int64 = 0
-    /// Whether the stream is frozen now.
+    /// Whether the stream is frozen now (never while paused).
     package var isFrozen = false
+    /// Whether the service paused it now (the stream allocator), and for how long it was
+    /// paused in all, µs: time apart from freezes.
+    package var isPaused = false
+    package var pausedTime: Int64 = 0
     /// When the first and the newest packet arrived, µs.
     package var firstArrival: Int64?
     package var lastArrival: Int64?

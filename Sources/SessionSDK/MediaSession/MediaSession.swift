@@ -97,6 +97,10 @@ struct MediaSession: Sendable {
   var receiverIndex: [StreamKey: Int] = [:]
   /// The service's estimate of the local downlink, bits per second.
   var downlinkEstimate: UInt32?
+  /// Subscriptions the service paused, with why and since when (µs).
+  var paused: [StreamKey: (reason: MediaPauseReason, since: Int64)] = [:]
+  /// Each subscription's time paused before its current pause, µs.
+  var pausedTime: [StreamKey: Int64] = [:]
   /// One-way delays of every packet received, per kind.
   var delays = [DelayHistogram](repeating: DelayHistogram(), count: 3)
   /// What could not be used.
@@ -156,6 +160,27 @@ struct MediaSession: Sendable {
   /// The service's downlink estimate.
   mutating func setDownlinkEstimate(_ bitrate: UInt32) {
     downlinkEstimate = bitrate
+  }
+
+  /// The service paused the subscription `key` for `reason`: its silence from now on is
+  /// neither loss nor a freeze. A repeated notice changes nothing.
+  mutating func streamPaused(_ key: StreamKey, reason: MediaPauseReason) {
+    guard paused[key] == nil else { return }
+    paused[key] = (reason, now ?? 0)
+    if let index = receiverIndex[key] { receivers[index].restartAfterPause() }
+  }
+
+  /// The service resumed the subscription `key`; one not paused changes nothing.
+  mutating func streamResumed(_ key: StreamKey) {
+    guard let pause = paused.removeValue(forKey: key) else { return }
+    pausedTime[key, default: 0] &+= max(0, (now ?? pause.since) &- pause.since)
+    if let index = receiverIndex[key] { receivers[index].restartAfterPause() }
+  }
+
+  /// How long the subscription `key` has been paused in all, µs, the current pause included.
+  func pausedTime(of key: StreamKey) -> Int64 {
+    let current = paused[key].map { max(0, (now ?? $0.since) &- $0.since) } ?? 0
+    return pausedTime[key, default: 0] &+ current
   }
 
   /// Sets the talking state from now on, over the model's (`simulateTalking`).

@@ -245,6 +245,14 @@ struct StreamReceiver: Sendable {
     intervalFrames += 1
   }
 
+  /// The service paused the stream (or resumed it): its gap is neither a freeze nor loss.
+  /// The freeze clock starts again at the next frame, and each layer's numbering at its
+  /// next packet (a resume may come back on the same layer far ahead).
+  mutating func restartAfterPause() {
+    lastRender = nil
+    layers = Array(repeating: LayerSequence(), count: layers.count)
+  }
+
   /// Whether the stream is frozen now: frames rendered before, none for longer than a freeze.
   ///
   /// - Parameter now: The time, µs.

@@ -26,6 +26,17 @@ public final class VideoCanvas {
     self.user = user
   }
 
+  /// Why the service paused what this canvas shows (the stream allocator pauses what the
+  /// local downlink cannot carry; `Docs/SessionSDK.md`, "Media"), `nil` while it flows or
+  /// nothing is subscribed. Not in the Zoom Video SDK, where such a canvas just freezes.
+  ///
+  /// - Returns: The reason, or `nil`.
+  public func pauseReason() -> StreamPauseReason? {
+    guard let user else { return nil }
+    return (isShareCanvas ? user.getShareStatisticInfo() : user.getVideoStatisticInfo())
+      .pauseReason
+  }
+
   /// Whether the user's camera is on (`videoStatus()?.on`); `nil` if nothing is known.
   ///
   /// - Returns: The user's video status now, as last known after they left; `nil` if nothing is

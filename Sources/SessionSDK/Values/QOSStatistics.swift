@@ -61,6 +61,9 @@ public struct QOSStatistics: Sendable, Codable, Hashable {
   public var framesDecoded: Int
   /// The stream's network quality (see ``VideoSDKDelegate/onUserNetworkStatusChanged(_:level:user:)``).
   public var networkLevel: NetworkQuality
+  /// Why the service paused the stream (receiving), `nil` while it flows. A paused stream's
+  /// silence counts as neither loss nor a freeze. Not in the Zoom Video SDK.
+  public var pauseReason: StreamPauseReason?
 
   /// Statistics with every figure zero.
   ///

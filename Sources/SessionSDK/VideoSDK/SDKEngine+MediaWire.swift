@@ -81,6 +81,12 @@ extension SDKEngine {
     case .unbound(let reason):
       log(.notice, "media endpoint unbound (\(reason)); binding again")
       mediaPlane.session?.unbound()
+    case .streamPaused(let publisher, let kind, let reason):
+      log(.info, "\(kind) of \(publisher) paused by the service (\(reason))")
+      mediaPlane.session?.streamPaused(StreamKey(user: publisher, kind: kind), reason: reason)
+    case .streamResumed(let publisher, let kind):
+      log(.info, "\(kind) of \(publisher) resumed by the service")
+      mediaPlane.session?.streamResumed(StreamKey(user: publisher, kind: kind))
     }
   }
 

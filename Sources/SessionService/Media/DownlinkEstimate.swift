@@ -21,6 +21,9 @@ struct DownlinkEstimate: Sendable, Hashable {
   static let increaseBelowLoss = 0.02
   /// Loss above which the estimate is cut.
   static let decreaseAboveLoss = 0.10
+  /// Loss above which a cut marks the downlink congested (a cap or a full queue, not the
+  /// random loss of a noisy link): only then may the stream allocator pause anything.
+  static let congestionLoss = 0.5
   /// Growth factor per second.
   static let increasePerSecond = 1.08
   /// The shortest time between two cuts, in µs.
@@ -43,6 +46,11 @@ struct DownlinkEstimate: Sendable, Hashable {
   var holdUntil: Int64 = .min
   /// How long the next hold lasts, µs.
   var holdLength: Int64 = DownlinkEstimate.baseHold
+  /// Whether a cut found the downlink congested (loss over ``congestionLoss``), until growth
+  /// reaches the ceiling again: the estimate is then a measured limit, and the stream
+  /// allocator pauses what it cannot carry. An untested estimate (a new member's) or one
+  /// moved only by random loss pauses nothing.
+  var congested = false
 
   /// Applies one receiver report; the caller has checked that `loss` is in 0...1 and `now` is
   /// not before ``lastReport``.
@@ -70,6 +78,7 @@ struct DownlinkEstimate: Sendable, Hashable {
       if holding, let hold { limit = Swift.min(limit, hold - 1) }
       let grown = bitrate * Self.growth(over: seconds)
       bitrate = Swift.max(bitrate, Swift.min(grown, limit))
+      if congested, bitrate >= ceiling { congested = false }
     } else if loss > Self.decreaseAboveLoss {
       if let lastDecrease, microseconds(from: lastDecrease, to: now) < Self.decreaseInterval {
         return
@@ -80,6 +89,7 @@ struct DownlinkEstimate: Sendable, Hashable {
       let tested = flowing > 0 ? Swift.min(bitrate, flowing) : bitrate
       bitrate = Swift.max(floor, tested * (1 - 0.5 * loss))
       lastDecrease = now
+      if loss > Self.congestionLoss { congested = true }
       if flowing <= 0 {
         // Loss with nothing flowing says nothing about what the link carries.
       } else if holding, let hold {

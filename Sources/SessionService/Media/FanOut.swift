@@ -21,6 +21,8 @@ struct FanOut: Sendable {
     var selected: UInt8?
     /// The layer the selection wants, if the publisher announced any.
     var target: UInt8?
+    /// Whether the stream allocator paused it: nothing is forwarded until it resumes.
+    var paused = false
     /// Counters per layer.
     var counters: [StreamCounters]
   }
@@ -76,8 +78,25 @@ struct FanOut: Sendable {
 
   /// Sets the layer the selection wants for `subscriber`.
   mutating func setTarget(_ target: UInt8?, for subscriber: UserID) {
-    guard let position = index[subscriber] else { return }
+    guard let position = index[subscriber], !entries[position].paused else { return }
     entries[position].target = target
+  }
+
+  /// Pauses or resumes `subscriber`'s subscription: a pause stops it at once (nothing is
+  /// forwarded, whatever the target); a resume waits, as any switch does, for a key frame of
+  /// the target the selection sets next.
+  ///
+  /// - Returns: Whether it changed (a subscriber that is not here changes nothing).
+  mutating func setPaused(_ paused: Bool, for subscriber: UserID) -> Bool {
+    guard let position = index[subscriber], entries[position].paused != paused else {
+      return false
+    }
+    entries[position].paused = paused
+    if paused {
+      entries[position].selected = nil
+      entries[position].target = nil
+    }
+    return true
   }
 
   /// Forwards one packet of layer `packet.stream.layer` (in range) to the subscribers whose

@@ -74,6 +74,9 @@ public struct MediaPlaneStatistics: Sendable, Hashable {
   public var keyFrameRequests: UInt64 = 0
   /// ``SessionTransport/MediaNotice/downlinkEstimate(_:)`` notices sent.
   public var estimateNotices: UInt64 = 0
+  /// ``SessionTransport/MediaNotice/streamPaused(publisher:kind:reason:)`` and
+  /// ``SessionTransport/MediaNotice/streamResumed(publisher:kind:)`` notices sent.
+  public var pauseNotices: UInt64 = 0
   /// Dropped datagrams, by reason.
   public var dropped = Drops()
   /// Malformed datagrams by decoding refusal.

@@ -111,10 +111,26 @@ extension MediaRouter {
     return total
   }
 
-  // MARK: Layer selection
+  // MARK: Layer selection and the stream allocator
 
-  /// Sets the target layer of each of `subscriber`'s subscriptions: the share first, from the
-  /// whole estimate; then each video subscription from an even part of what is left.
+  /// Sets the target layer of each of `subscriber`'s subscriptions, and pauses the video
+  /// subscriptions the estimate cannot carry (the stream allocator, `Docs/SessionService.md`,
+  /// "Stream allocator"):
+  ///
+  /// 1. The share first: never paused, it gets the highest layer that fits the whole estimate
+  ///    (else its lowest).
+  /// 2. Then each video subscription whose publisher announced layers, by priority: active
+  ///    speakers first (loudest first), then larger canvases (the resolution asked for), then
+  ///    roster order (join order). While the estimate is a measured limit (a cut found the
+  ///    downlink congested: more than half lost), each keeps its lowest layer while what is left of
+  ///    the estimate carries it, and the rest are paused: they stop at once, and their
+  ///    subscriber is told (``takePauseChanges()``). Otherwise every one is kept.
+  /// 3. The kept ones share what is left evenly, each the highest layer that fits its part.
+  ///
+  /// A paused subscription resumes when a later selection finds room for its lowest layer:
+  /// the estimate grows while nothing is lost (up to what the subscriptions could use), so
+  /// the resumed track is the probe; if it brings loss, the cut pauses it again and the
+  /// estimate's hold, doubled, spaces the next try (10 s, then 20, 40, 60).
   mutating func select(for subscriber: UserID) {
     guard let position = memberIndex[subscriber] else { return }
     let member = members[position]
@@ -129,21 +145,76 @@ extension MediaRouter {
       budget = max(0, budget - Self.bitrate(of: target, in: layers))
       desired += Self.bitrate(of: wanted, in: layers)
     }
-    var publishing = 0
-    for publisher in member.videoSubscriptions.keys {
-      guard let index = memberIndex[publisher] else { continue }
-      if members[index].video.contains(where: { $0 != nil }) { publishing += 1 }
-    }
-    let each = publishing == 0 ? budget : budget / Double(publishing)
+    // The video subscriptions in priority order.
+    let ranked = audio.ranked
+    var candidates: [VideoCandidate] = []
+    candidates.reserveCapacity(member.videoSubscriptions.count)
     for (publisher, resolution) in member.videoSubscriptions {
       guard let index = memberIndex[publisher] else { continue }
       let layers = members[index].video
-      let target = Self.layer(in: layers, fitting: resolution, budget: each)
-      let wanted = Self.layer(in: layers, fitting: resolution, budget: .infinity)
-      fanOuts[FanOutKey(publisher: publisher, kind: .video)]?.setTarget(target, for: subscriber)
-      desired += Self.bitrate(of: wanted, in: layers)
+      guard let lowest = layers.firstIndex(where: { $0 != nil }) else {
+        fanOuts[FanOutKey(publisher: publisher, kind: .video)]?.setTarget(nil, for: subscriber)
+        continue
+      }
+      candidates.append(
+        VideoCandidate(
+          publisher: publisher, resolution: resolution, layers: layers,
+          lowestBitrate: Self.bitrate(of: UInt8(lowest), in: layers),
+          speakerRank: ranked.firstIndex(of: publisher) ?? .max))
+      desired += Self.bitrate(
+        of: Self.layer(in: layers, fitting: resolution, budget: .infinity), in: layers)
+    }
+    candidates.sort(by: VideoCandidate.comesFirst)
+    // Only a measured limit pauses anything: a new member's estimate was never tested, and
+    // one moved by random loss alone is no cap (thinning to the lowest layers is enough).
+    let allocates = member.estimate.congested
+    var left = allocates ? budget : .infinity
+    var kept: [VideoCandidate] = []
+    kept.reserveCapacity(candidates.count)
+    for candidate in candidates {
+      let key = FanOutKey(publisher: candidate.publisher, kind: .video)
+      if candidate.lowestBitrate <= left {
+        left -= candidate.lowestBitrate
+        kept.append(candidate)
+        if fanOuts[key]?.setPaused(false, for: subscriber) == true {
+          pauseChanges.append(
+            PauseChange(
+              subscriber: subscriber, publisher: candidate.publisher, kind: .video,
+              paused: false))
+        }
+      } else if fanOuts[key]?.setPaused(true, for: subscriber) == true {
+        pauseChanges.append(
+          PauseChange(
+            subscriber: subscriber, publisher: candidate.publisher, kind: .video, paused: true))
+      }
+    }
+    let each = kept.isEmpty ? budget : budget / Double(kept.count)
+    for candidate in kept {
+      let target = Self.layer(in: candidate.layers, fitting: candidate.resolution, budget: each)
+      fanOuts[FanOutKey(publisher: candidate.publisher, kind: .video)]?.setTarget(
+        target, for: subscriber)
     }
     members[position].desiredBitrate = desired
+  }
+
+  /// One video subscription the allocator weighs.
+  struct VideoCandidate {
+    var publisher: UserID
+    var resolution: MediaRouter.Resolution
+    var layers: [Layer?]
+    var lowestBitrate: Double
+    /// The publisher's place among the loudest talkers; `Int.max` when not among them.
+    var speakerRank: Int
+
+    /// The allocator's priority: active speakers (loudest first), larger canvases, roster
+    /// order (ids grow with join order).
+    static func comesFirst(_ a: VideoCandidate, _ b: VideoCandidate) -> Bool {
+      if a.speakerRank != b.speakerRank { return a.speakerRank < b.speakerRank }
+      let aLines = a.resolution.maxLines ?? .max
+      let bLines = b.resolution.maxLines ?? .max
+      if aLines != bLines { return aLines > bLines }
+      return a.publisher < b.publisher
+    }
   }
 
   /// The highest announced layer within `resolution` whose bitrate is at most `budget`, else

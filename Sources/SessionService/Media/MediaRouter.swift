@@ -14,7 +14,9 @@ import SessionTransport
 /// - Video and share go only to subscribers, one layer each: the highest layer that fits the
 ///   requested resolution and the subscriber's share of its downlink estimate (the share first,
 ///   then the rest split evenly among video subscriptions whose publisher has announced
-///   layers), else the lowest announced layer. Layers change only at a key frame.
+///   layers), else the lowest announced layer. Layers change only at a key frame. When the
+///   estimate cannot carry every video's lowest layer, the stream allocator pauses the ones of
+///   lowest priority (``takePauseChanges()``; `Docs/SessionService.md`, "Stream allocator").
 /// - Audio needs no subscription: each member gets the loudest ``Configuration/loudestSpeakers``
 ///   talkers other than themself (`AudioRanking`).
 /// - Bad input (a non-member, an unannounced stream, a layer out of range, a loss that is not a
@@ -93,6 +95,55 @@ public struct MediaRouter: Sendable {
     }
   }
 
+  /// A subscription the stream allocator paused (the subscriber's estimate cannot carry even
+  /// its lowest layer beside those of higher priority) or resumed.
+  public struct PauseChange: Sendable, Hashable {
+    /// Who subscribes.
+    public var subscriber: UserID
+    /// Whose stream.
+    public var publisher: UserID
+    /// Which of the publisher's streams (video; a share is never paused).
+    public var kind: MediaKind
+    /// `true` for a pause, `false` for a resume.
+    public var paused: Bool
+
+    /// Creates a change.
+    ///
+    /// - Parameters:
+    ///   - subscriber: Who subscribes.
+    ///   - publisher: Whose stream.
+    ///   - kind: Which of the publisher's streams.
+    ///   - paused: `true` for a pause, `false` for a resume.
+    public init(subscriber: UserID, publisher: UserID, kind: MediaKind, paused: Bool) {
+      self.subscriber = subscriber
+      self.publisher = publisher
+      self.kind = kind
+      self.paused = paused
+    }
+  }
+
+  /// The pauses and resumes since the last call, in order, and forgets them: what the owner
+  /// tells each subscriber (``SessionTransport/MediaNotice/streamPaused(publisher:kind:reason:)``).
+  ///
+  /// - Returns: The changes.
+  public mutating func takePauseChanges() -> [PauseChange] {
+    guard !pauseChanges.isEmpty else { return [] }
+    defer { pauseChanges.removeAll(keepingCapacity: true) }
+    return pauseChanges
+  }
+
+  /// Whether the stream allocator has paused `subscriber`'s subscription to `publisher`'s
+  /// `kind`.
+  ///
+  /// - Parameters:
+  ///   - subscriber: Who subscribes.
+  ///   - publisher: Whose stream.
+  ///   - kind: Video or share.
+  /// - Returns: `nil` when there is no such subscription.
+  public func isPaused(_ subscriber: UserID, publisher: UserID, kind: MediaKind) -> Bool? {
+    fanOuts[FanOutKey(publisher: publisher, kind: kind)]?.entry(of: subscriber)?.paused
+  }
+
   /// The subscribers of one publisher's stream kind.
   struct FanOutKey: Sendable, Hashable {
     var publisher: UserID
@@ -111,6 +162,8 @@ public struct MediaRouter: Sendable {
   var audio = AudioRanking()
   /// Counts over the router's lifetime.
   public internal(set) var totals = RouterTotals()
+  /// Subscriptions the stream allocator paused or resumed since ``takePauseChanges()``.
+  var pauseChanges: [PauseChange] = []
 
   /// Creates an empty router.
   ///

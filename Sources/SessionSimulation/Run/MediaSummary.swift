@@ -25,8 +25,15 @@ public struct MediaSummary: Sendable, Hashable, Codable {
     /// Video and share packets lost of those expected, in percent, over the run (audio
     /// reaches a peer only while its talker is among the loudest: its gaps are no loss).
     public var lossPercent: Double
-    /// Freezes counted on the peer's video and share canvases.
+    /// Freezes counted on the peer's video and share canvases (a paused track's silence is
+    /// none).
     public var freezes: Int
+    /// Tracks the service's stream allocator holds paused at the end (not counted in
+    /// ``tracksExpected``).
+    public var pausedTracks: Int
+    /// The time the peer's tracks spent paused in all, seconds (a track paused 2 s and another
+    /// 3 s: 5).
+    public var pausedSeconds: Double
     /// The median one-way delay of the packets received, in milliseconds.
     public var delayP50Ms: Double?
     /// The 99th percentile of it.
@@ -42,12 +49,14 @@ public struct MediaSummary: Sendable, Hashable, Codable {
     ///   - sendKbps: Sent kbit/s.
     ///   - lossPercent: Loss in percent.
     ///   - freezes: Freezes.
+    ///   - pausedTracks: Tracks paused at the end.
+    ///   - pausedSeconds: Time paused in all, seconds.
     ///   - delayP50Ms: Median one-way delay.
     ///   - delayP99Ms: Its 99th percentile.
     public init(
       peer: String, tracksReceived: Int, tracksExpected: Int, receiveKbps: Double,
-      sendKbps: Double, lossPercent: Double, freezes: Int, delayP50Ms: Double?,
-      delayP99Ms: Double?
+      sendKbps: Double, lossPercent: Double, freezes: Int, pausedTracks: Int = 0,
+      pausedSeconds: Double = 0, delayP50Ms: Double?, delayP99Ms: Double?
     ) {
       self.peer = peer
       self.tracksReceived = tracksReceived
@@ -56,6 +65,8 @@ public struct MediaSummary: Sendable, Hashable, Codable {
       self.sendKbps = sendKbps
       self.lossPercent = lossPercent
       self.freezes = freezes
+      self.pausedTracks = pausedTracks
+      self.pausedSeconds = pausedSeconds
       self.delayP50Ms = delayP50Ms
       self.delayP99Ms = delayP99Ms
     }
@@ -114,7 +125,7 @@ public struct MediaSummary: Sendable, Hashable, Codable {
     let nameWidth = max(4, min(24, rows.map(\.peer.count).max() ?? 4))
     var lines = [
       pad("peer", nameWidth, left: true) + "  tracks   recv kbps  send kbps  loss %  freezes"
-        + "  p50 ms  p99 ms"
+        + "  paused  p50 ms  p99 ms"
     ]
     var shown = rows
     if rows.count > limit {
@@ -130,6 +141,7 @@ public struct MediaSummary: Sendable, Hashable, Codable {
           + pad("\(row.tracksReceived)/\(row.tracksExpected)", 6) + "  "
           + pad(number(row.receiveKbps), 10) + "  " + pad(number(row.sendKbps), 9) + "  "
           + pad(number(row.lossPercent, 2), 6) + "  " + pad("\(row.freezes)", 7) + "  "
+          + pad(row.pausedSeconds == 0 ? "-" : number(row.pausedSeconds) + " s", 6) + "  "
           + pad(number(row.delayP50Ms), 6) + "  " + pad(number(row.delayP99Ms), 6))
     }
     if rows.count > limit { lines.append("… \(rows.count - limit) more peers") }

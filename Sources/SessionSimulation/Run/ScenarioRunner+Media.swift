@@ -118,10 +118,17 @@ extension ScenarioRunner {
       var lost: Int64 = 0
       var wanted: Int64 = 0
       var freezes = 0
+      var paused = 0
+      var pausedTime: Int64 = 0
       var firstArrival = Int64.max
       if peer.canAct, peer.isInSession {
         for id in peer.canvases.keys
         where serviceState?.participants[id]?.isVideoOn == true {
+          // A track the service paused is not missing: it is counted apart.
+          if figures.isPaused(from: id, kind: .video) {
+            paused += 1
+            continue
+          }
           expected += 1
           if figures.isArriving(from: id, kind: .video) { received += 1 }
         }
@@ -139,6 +146,7 @@ extension ScenarioRunner {
           wanted += stream.packetsExpected
         }
         freezes += stream.freezes
+        pausedTime += stream.pausedTime
         if let first = stream.firstArrival { firstArrival = min(firstArrival, first) }
       }
       var delays = figures.videoDelays
@@ -153,7 +161,7 @@ extension ScenarioRunner {
           receiveKbps: Double(bytes) * 8 / Double(span) * 1_000,
           sendKbps: Double(figures.sentBytes) * 8 / Double(sendSpan) * 1_000,
           lossPercent: wanted == 0 ? 0 : Double(lost) / Double(wanted) * 100,
-          freezes: freezes,
+          freezes: freezes, pausedTracks: paused, pausedSeconds: Double(pausedTime) / 1_000_000,
           delayP50Ms: delays.count == 0 ? nil : Double(delays.percentile(0.5)) / 1_000,
           delayP99Ms: delays.count == 0 ? nil : Double(delays.percentile(0.99)) / 1_000))
     }
@@ -191,6 +199,11 @@ extension ScenarioRunner {
           "media", peer: row.peer,
           "loss \(String(format: "%.2f", row.lossPercent))% over the bound of \(bound)%")
       }
+      if let bound = expect.maxPausedTracks, row.pausedTracks > bound {
+        fail(
+          "media", peer: row.peer,
+          "\(row.pausedTracks) tracks paused at the end, over the bound of \(bound)")
+      }
       if let bound = expect.maxP99DelayMs, let p99 = row.delayP99Ms, p99 > bound {
         fail(
           "media", peer: row.peer,
@@ -201,6 +214,11 @@ extension ScenarioRunner {
 }
 
 extension MediaFigures {
+  /// Whether the service holds the stream of `publisher`'s of `kind` paused now.
+  func isPaused(from publisher: UserID, kind: MediaKind) -> Bool {
+    streams.contains { $0.publisher == publisher && $0.kind == kind && $0.isPaused }
+  }
+
   /// Whether a stream of `publisher`'s of `kind` delivered in the last two seconds.
   func isArriving(from publisher: UserID, kind: MediaKind) -> Bool {
     streams.contains { stream in

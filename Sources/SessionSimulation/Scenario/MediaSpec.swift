@@ -138,6 +138,9 @@ public struct MediaExpectations: Sendable, Hashable, Codable {
   public var maxLossPercent: Double?
   /// The most p99 one-way delay any peer may show, in milliseconds.
   public var maxP99DelayMs: Double?
+  /// The most tracks the service's stream allocator may hold paused for any one peer at the
+  /// end (paused tracks are not counted by ``tracks``).
+  public var maxPausedTracks: Int?
 
   /// Creates expectations.
   ///
@@ -145,14 +148,19 @@ public struct MediaExpectations: Sendable, Hashable, Codable {
   ///   - tracks: Whether every expected track must arrive.
   ///   - maxLossPercent: The loss bound.
   ///   - maxP99DelayMs: The delay bound.
-  public init(tracks: Bool = true, maxLossPercent: Double? = nil, maxP99DelayMs: Double? = nil) {
+  ///   - maxPausedTracks: The bound on tracks paused at the end, per peer.
+  public init(
+    tracks: Bool = true, maxLossPercent: Double? = nil, maxP99DelayMs: Double? = nil,
+    maxPausedTracks: Int? = nil
+  ) {
     self.tracks = tracks
     self.maxLossPercent = maxLossPercent
     self.maxP99DelayMs = maxP99DelayMs
+    self.maxPausedTracks = maxPausedTracks
   }
 
   private enum CodingKeys: String, CodingKey {
-    case tracks, maxLossPercent, maxP99DelayMs
+    case tracks, maxLossPercent, maxP99DelayMs, maxPausedTracks
   }
 
   /// Decodes expectations; missing keys take their defaults.
@@ -164,5 +172,6 @@ public struct MediaExpectations: Sendable, Hashable, Codable {
     tracks = try container.decodeIfPresent(Bool.self, forKey: .tracks) ?? true
     maxLossPercent = try container.decodeIfPresent(Double.self, forKey: .maxLossPercent)
     maxP99DelayMs = try container.decodeIfPresent(Double.self, forKey: .maxP99DelayMs)
+    maxPausedTracks = try container.decodeIfPresent(Int.self, forKey: .maxPausedTracks)
   }
 }

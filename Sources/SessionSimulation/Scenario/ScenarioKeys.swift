@@ -71,7 +71,7 @@ enum ScenarioKeys {
         ["invariants", "convergence", "liveness", "delivery", "assertions", "media"],
         [
           "assertions": .array(assertion),
-          "media": .object(["tracks", "maxLossPercent", "maxP99DelayMs"], [:]),
+          "media": .object(["tracks", "maxLossPercent", "maxP99DelayMs", "maxPausedTracks"], [:]),
         ]),
     ])
 

@@ -45,6 +45,19 @@ public enum MediaNotice: Sendable, Hashable, Codable {
   /// The member's media endpoint is no longer bound, for the reason given: the service sends
   /// it nothing and drops its datagrams until it binds again.
   case unbound(MediaUnboundReason)
+  /// The service stopped forwarding the member's subscription to `publisher`'s `kind` for
+  /// `reason`: it keeps the subscription and resumes it (``streamResumed(publisher:kind:)``)
+  /// when it can.
+  case streamPaused(publisher: UserID, kind: MediaKind, reason: MediaPauseReason)
+  /// A paused subscription flows again, from the next key frame.
+  case streamResumed(publisher: UserID, kind: MediaKind)
+}
+
+/// Why the service paused a subscription (``MediaNotice/streamPaused(publisher:kind:reason:)``).
+public enum MediaPauseReason: UInt8, Sendable, Hashable, Codable, CaseIterable {
+  /// The member's downlink estimate cannot carry the stream's lowest layer beside the
+  /// subscriptions of higher priority (the stream allocator).
+  case bandwidth = 1
 }
 
 /// Why the service dropped a member's media endpoint (``MediaNotice/unbound(_:)``).

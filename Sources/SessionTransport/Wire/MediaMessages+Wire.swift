@@ -88,7 +88,9 @@ extension MediaNotice: WireEncodable, WireDecodable {
     static let downlinkEstimate: UInt8 = 4
     static let credential: UInt8 = 5
     static let unbound: UInt8 = 6
-    static let last: UInt8 = 6
+    static let streamPaused: UInt8 = 7
+    static let streamResumed: UInt8 = 8
+    static let last: UInt8 = 8
   }
 
   func encode(to writer: inout WireWriter) {
@@ -114,6 +116,15 @@ extension MediaNotice: WireEncodable, WireDecodable {
     case .unbound(let reason):
       writer.byte(WireTag.unbound)
       writer.byte(reason.rawValue)
+    case .streamPaused(let publisher, let kind, let reason):
+      writer.byte(WireTag.streamPaused)
+      writer.user(publisher)
+      writer.byte(kind.rawValue)
+      writer.byte(reason.rawValue)
+    case .streamResumed(let publisher, let kind):
+      writer.byte(WireTag.streamResumed)
+      writer.user(publisher)
+      writer.byte(kind.rawValue)
     }
   }
 
@@ -145,6 +156,15 @@ extension MediaNotice: WireEncodable, WireDecodable {
       self = .credential(MediaCredential(id: id, key: key))
     case WireTag.unbound:
       self = .unbound(try reader.rawEnum(MediaUnboundReason.self, "unbound reason"))
+    case WireTag.streamPaused:
+      let publisher = try reader.user("streamPaused publisher")
+      let kind = try reader.rawEnum(MediaKind.self, "streamPaused kind")
+      let reason = try reader.rawEnum(MediaPauseReason.self, "streamPaused reason")
+      self = .streamPaused(publisher: publisher, kind: kind, reason: reason)
+    case WireTag.streamResumed:
+      let publisher = try reader.user("streamResumed publisher")
+      let kind = try reader.rawEnum(MediaKind.self, "streamResumed kind")
+      self = .streamResumed(publisher: publisher, kind: kind)
     case let tag:
       throw reader.unknownTag("media notice tag", tag, at: reader.offset - 1)
     }

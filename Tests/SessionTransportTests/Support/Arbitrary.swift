@@ -259,7 +259,7 @@ struct Arbitrary {
   }
 
   /// The number of `MediaNotice` cases.
-  static let mediaNoticeCaseCount = 6
+  static let mediaNoticeCaseCount = 8
 
   mutating func mediaNotice() -> MediaNotice {
     mediaNotice(case: int(in: 0...Self.mediaNoticeCaseCount - 1))
@@ -278,7 +278,11 @@ struct Arbitrary {
         MediaCredential(
           id: uint64(),
           key: (0..<MediaCredential.keySize).map { _ in UInt8(truncatingIfNeeded: uint64()) }))
-    default: .unbound(element(MediaUnboundReason.self))
+    case 5: .unbound(element(MediaUnboundReason.self))
+    case 6:
+      .streamPaused(
+        publisher: user(), kind: mediaKind(), reason: element(MediaPauseReason.self))
+    default: .streamResumed(publisher: user(), kind: mediaKind())
     }
   }
 
