@@ -83,9 +83,9 @@ extension MediaRouter {
     switch stream.kind {
     case .video, .share:
       guard
-        let entry = fanOuts[FanOutKey(publisher: stream.user, kind: stream.kind)]?
-          .entry(of: subscriber),
-        Int(stream.layer) < entry.counters.count
+        let fanOut = fanOuts[FanOutKey(publisher: stream.user, kind: stream.kind)],
+        let entry = fanOut.entry(of: subscriber),
+        Int(stream.layer) < fanOut.layerCount
       else { return nil }
       return entry.counters[Int(stream.layer)]
     case .audio:

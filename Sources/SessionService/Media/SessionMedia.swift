@@ -53,6 +53,11 @@ struct SessionMedia {
   private(set) var members: UserMap<Member> = [:]
   /// The router's outputs for one packet; its capacity is kept from packet to packet.
   private var scratch: [RouterOutput] = []
+  /// The endpoints (and audio's sequences) of the last ``route(_:now:)``: its ``Routed``
+  /// shares these buffers, which are unique again (and kept) by the next packet, since no
+  /// caller holds a `Routed` past its packet. Before, each packet allocated its list.
+  private var endpointScratch: [MediaEndpointID] = []
+  private var sequenceScratch: [UInt32] = []
   /// Key frames the last ``route(_:now:)`` asked for; empty nearly always.
   private(set) var keyFrameRequests: [StreamID] = []
 
@@ -134,20 +139,22 @@ struct SessionMedia {
       != refusedBefore
     var routed = Routed(endpoints: [], refused: refused)
     guard !scratch.isEmpty else { return routed }
-    routed.endpoints.reserveCapacity(scratch.count)
+    endpointScratch.removeAll(keepingCapacity: true)
+    sequenceScratch.removeAll(keepingCapacity: true)
     let numbered = packet.stream.kind == .audio
-    if numbered { routed.sequences.reserveCapacity(scratch.count) }
     for output in scratch {
       switch output {
       case .forward(let subscriber, let forwarded):
         guard let endpoint = members[subscriber]?.endpoint else { continue }
-        routed.endpoints.append(endpoint)
-        if numbered { routed.sequences.append(forwarded.sequence) }
+        endpointScratch.append(endpoint)
+        if numbered { sequenceScratch.append(forwarded.sequence) }
       case .requestKeyFrame(let stream):
         keyFrameRequests.append(stream)
         routed.wantsKeyFrames = true
       }
     }
+    routed.endpoints = endpointScratch
+    if numbered { routed.sequences = sequenceScratch }
     return routed
   }
 }
