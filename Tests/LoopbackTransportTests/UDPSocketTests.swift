@@ -138,6 +138,57 @@ struct UDPSocketTests {
     fixture.shutdown(expectingClosed: 2)
   }
 
+  /// A socket that reads in batches (`recvmmsg`) delivers every datagram intact, each with
+  /// its sender, and takes several per read when they wait together.
+  @Test func aBatchedSocketTakesSeveralDatagramsPerRead() throws {
+    let fixture = try UDPFixture()
+    let sender = try fixture.endpoint()
+    let receiver = try fixture.endpoint(
+      configuration: UDPConfiguration(receiveBufferSize: 1 << 20, receiveBatch: 8))
+    let (loop, target, total) = (fixture.loop, receiver.port, 400)
+    // All sent within one loop turn, so that they wait in the kernel together.
+    loop.execute {
+      for index in 0..<total {
+        _ = try? sender.socket.value.send(numbered(index, count: 8 + index % 1_193), to: target)
+      }
+    }
+    #expect(receiver.received.wait(forCount: total * 9 / 10))
+    try fixture.drainSendQueues([sender])
+    let (received, arrived) = try loop.sync {
+      (receiver.socket.value.statistics, receiver.received.values)
+    }
+    let indices = arrived.map { index(ofNumbered: $0.bytes) }
+    #expect(indices.allSatisfy { $0 != nil }, "a datagram arrived corrupted")
+    #expect(Set(indices).count == arrived.count, "a datagram arrived twice")
+    #expect(arrived.allSatisfy { $0.from == sender.port })
+    #expect(received.datagramsReceived == arrived.count && received.truncated == 0)
+    // Batched: fewer reads than datagrams, never more than 8 to a read.
+    #expect(received.batchedReads > 0)
+    #expect(received.batchedReads < received.datagramsReceived)
+    #expect(received.batchedReads * 8 >= received.datagramsReceived)
+    fixture.shutdown(expectingClosed: 2)
+  }
+
+  @Test func aBatchOutsideItsRangeIsRefused() throws {
+    let fixture = try UDPFixture()
+    let loop = fixture.loop
+    for batch in [0, 65, -1] {
+      let refused = try loop.sync { () -> Bool in
+        do {
+          _ = try UDPSocket(loop: loop, configuration: UDPConfiguration(receiveBatch: batch))
+          return false
+        } catch let error as UDPSocketError {
+          if case .invalidBufferSize(let option, _) = error { return option == "receiveBatch" }
+          return false
+        } catch {
+          return false
+        }
+      }
+      #expect(refused, "receiveBatch \(batch)")
+    }
+    fixture.shutdown(expectingClosed: 0)
+  }
+
   @Test func aSixtyThousandByteDatagramMakesTheRoundTrip() throws {
     let fixture = try UDPFixture()
     let a = try fixture.endpoint()

@@ -135,7 +135,7 @@ public struct LoopbackServerConfiguration: Sendable, Hashable {
     mediaPort: UInt16 = 0,
     maxMediaEndpoints: Int = 4_096,
     mediaSocket: UDPConfiguration = UDPConfiguration(
-      receiveBufferSize: 4 << 20, sendBufferSize: 4 << 20)
+      receiveBufferSize: 4 << 20, sendBufferSize: 4 << 20, receiveBatch: 16)
   ) {
     precondition(tickInterval > 0, "tickInterval must be positive")
     precondition(maxBufferedBytes > 0, "maxBufferedBytes must be positive")

@@ -17,6 +17,12 @@ public struct UDPConfiguration: Hashable, Sendable {
   /// `UDPSocketStatistics/sendsDropped`, as a full network queue drops a packet: the queue
   /// never grows without bound and never blocks the loop. Default 1 MiB; at least 1.
   public var maxQueuedSendBytes: Int
+  /// How many datagrams one read may take from the kernel: above 1, the socket reads with
+  /// `recvmmsg` (libuv's `UV_UDP_RECVMMSG`) into a buffer of its own of that many 64 KiB
+  /// slots, one system call for up to that many datagrams; 1 (the default) reads one at a
+  /// time into the loop's shared buffer. For a socket that receives many datagrams (a relay,
+  /// the service); a client's socket gains little and would hold the buffer. In `1...64`.
+  public var receiveBatch: Int
 
   /// Creates a configuration.
   ///
@@ -24,13 +30,16 @@ public struct UDPConfiguration: Hashable, Sendable {
   ///   - receiveBufferSize: `SO_RCVBUF` in bytes, or `nil` for the system's default.
   ///   - sendBufferSize: `SO_SNDBUF` in bytes, or `nil` for the system's default.
   ///   - maxQueuedSendBytes: The bound on bytes queued behind a full kernel send buffer.
+  ///   - receiveBatch: The most datagrams one read takes (1 reads one at a time).
   public init(
     receiveBufferSize: Int? = nil,
     sendBufferSize: Int? = nil,
-    maxQueuedSendBytes: Int = 1 << 20
+    maxQueuedSendBytes: Int = 1 << 20,
+    receiveBatch: Int = 1
   ) {
     self.receiveBufferSize = receiveBufferSize
     self.sendBufferSize = sendBufferSize
     self.maxQueuedSendBytes = maxQueuedSendBytes
+    self.receiveBatch = receiveBatch
   }
 }

@@ -84,6 +84,11 @@ package final class UDPSocket {
   var requestPool: [UDPSendRequest] = []
   /// Tests only: skip `uv_udp_try_send`, so that every send takes the queued path.
   var forcesQueuedSends = false
+  /// The socket's own read buffer, ``UDPConfiguration/receiveBatch`` slots of 64 KiB, when
+  /// it reads in batches (libuv takes `recvmmsg` only for a buffer of two slots or more).
+  let batchBuffer: UnsafeMutableRawBufferPointer?
+  /// The slot size libuv divides a batch buffer by (`UV__UDP_DGRAM_MAXSIZE`).
+  static let batchSlot = 64 * 1024
 
   /// The socket's life.
   enum State {
@@ -118,6 +123,9 @@ package final class UDPSocket {
       throw .invalidBufferSize(
         option: "maxQueuedSendBytes", value: configuration.maxQueuedSendBytes)
     }
+    guard (1...64).contains(configuration.receiveBatch) else {
+      throw .invalidBufferSize(option: "receiveBatch", value: configuration.receiveBatch)
+    }
     let handle: UnsafeMutablePointer<uv_udp_t>
     let address: sockaddr_in
     let boundPort: UInt16
@@ -125,7 +133,11 @@ package final class UDPSocket {
       try loop.checkAcceptsNewHandles("UDPSocket")
       address = try makeIPv4Address(host: "127.0.0.1", port: port)
       handle = allocateZeroed(uv_udp_t.self)
-      let status = uv_udp_init(loop.uvLoop, handle)
+      let batched = configuration.receiveBatch > 1
+      let status =
+        batched
+        ? uv_udp_init_ex(loop.uvLoop, handle, UInt32(AF_INET) | UInt32(UV_UDP_RECVMMSG.rawValue))
+        : uv_udp_init(loop.uvLoop, handle)
       guard status == 0 else {
         handle.deallocate()
         throw UVError(code: status, operation: "uv_udp_init")
@@ -157,6 +169,9 @@ package final class UDPSocket {
     }
     self.loop = loop
     self.configuration = configuration
+    self.batchBuffer =
+      configuration.receiveBatch > 1
+      ? .allocate(byteCount: configuration.receiveBatch * Self.batchSlot, alignment: 16) : nil
     self.localPort = boundPort
     self.handle = handle
     var template = address
@@ -168,6 +183,7 @@ package final class UDPSocket {
   deinit {
     // The handle's `data` retains the socket until its close callback ran.
     assert(isClosedState, "UDPSocket deinitialized while its handle is open")
+    batchBuffer?.deallocate()
   }
 
   /// Whether the socket is closing or closed: it neither sends nor delivers datagrams any more.
@@ -261,6 +277,11 @@ package final class UDPSocket {
     counters.receiveErrors += 1
   }
 
+  /// A batched read ended (its datagrams were delivered before).
+  fileprivate func didEndBatch() {
+    counters.batchedReads += 1
+  }
+
   private func readBufferSize(
     _ call: (UnsafeMutablePointer<uv_handle_t>?, UnsafeMutablePointer<Int32>?) -> Int32
   ) -> Int? {
@@ -343,8 +364,12 @@ private func udpAllocCallback(
   _ suggestedSize: Int,
   _ buffer: UnsafeMutablePointer<uv_buf_t>?
 ) {
-  LoopLocalState.lendReadBuffer(
-    of: handleOwner(handle, as: UDPSocket.self)?.loop.local, to: buffer)
+  let socket = handleOwner(handle, as: UDPSocket.self)
+  if let batch = socket?.batchBuffer, let base = batch.baseAddress, let buffer {
+    buffer.pointee = uv_buf_init(base.assumingMemoryBound(to: CChar.self), UInt32(batch.count))
+    return
+  }
+  LoopLocalState.lendReadBuffer(of: socket?.loop.local, to: buffer)
 }
 
 private func udpReceiveCallback(
@@ -361,8 +386,12 @@ private func udpReceiveCallback(
     socket.didFailReceiving()
     return
   }
-  // count == 0 with no address: nothing to read (EAGAIN). With an address: an empty datagram.
-  guard let address else { return }
+  // count == 0 with no address: nothing to read (EAGAIN), or the end of a batch, whose buffer
+  // may be reused (UV_UDP_MMSG_FREE). With an address: an empty datagram.
+  guard let address else {
+    if flags & UInt32(UV_UDP_MMSG_FREE.rawValue) != 0 { socket.didEndBatch() }
+    return
+  }
   let base = count > 0 ? buffer?.pointee.base : nil
   socket.didReceive(
     UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : count),

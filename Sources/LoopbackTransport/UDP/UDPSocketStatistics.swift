@@ -25,6 +25,10 @@ package struct UDPSocketStatistics: Hashable, Sendable {
   package var truncated: Int = 0
   /// Failed reads (libuv reported an error instead of a datagram); the socket keeps reading.
   package var receiveErrors: Int = 0
+  /// Batched reads (`recvmmsg` calls that returned datagrams), with
+  /// ``UDPConfiguration/receiveBatch`` above 1: ``datagramsReceived`` over this is the
+  /// datagrams per system call.
+  package var batchedReads: Int = 0
 
   /// Creates statistics with every counter at zero.
   package init() {}
