@@ -6,7 +6,8 @@ let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-/// HMAC-SHA256 comes from CryptoKit on Apple platforms and from OpenSSL's libcrypto elsewhere.
+/// HMAC-SHA256 (tokens) and AES-128-GMAC (media tags) come from CryptoKit on Apple platforms and
+/// from OpenSSL's libcrypto elsewhere.
 let cryptoDependency: Target.Dependency = .target(
   name: "CCrypto",
   condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi])
@@ -58,7 +59,7 @@ let package = Package(
       name: "SessionTransport",
       dependencies: [
         "SessionCore",
-        // The media datagrams' authentication tags (HMAC-SHA256).
+        // The media datagrams' authentication tags (AES-128-GMAC).
         cryptoDependency,
       ],
       swiftSettings: swiftSettings

@@ -127,8 +127,8 @@ public struct SubscribeSpec: Sendable, Hashable, Codable {
   }
 }
 
-/// What a run with media must show at its end (`expect.media`): checked on the media figures
-/// of the last seconds, after the heal.
+/// What a run with media must show at its end (`expect.media`): tracks and paused tracks as
+/// they are at the end, after the heal; loss and delay over the whole run.
 ///
 /// > Important: A value; `Sendable`.
 public struct MediaExpectations: Sendable, Hashable, Codable {

@@ -18,7 +18,8 @@ final class ServiceMediaRun {
   let service: SessionService
   /// Each member's user and media endpoint.
   private(set) var members: [(user: UserID, endpoint: MediaEndpointID)] = []
-  /// The datagrams one round feeds in: each publisher's video and audio packet.
+  /// The datagrams one round feeds in: each publisher's video packet (no audio: the audio
+  /// path is not measured here).
   private(set) var datagrams: [(bytes: [UInt8], from: MediaEndpointID)] = []
   /// Each member's media authenticator, by index.
   private(set) var authenticators: [MediaAuthenticator] = []
