@@ -348,7 +348,8 @@ extension SessionService: MediaHost {
     let session = binding.session
     do {
       try session.media.router.report(
-        subscriber: user, lossFraction: report.lossFraction, now: now)
+        subscriber: user, packetsReceived: report.packetsReceived,
+        packetsLost: report.packetsLost, now: now)
     } catch {
       mediaStatistics.dropped.badReport &+= 1
       return

@@ -506,6 +506,32 @@ private func startFlowing(
     #expect(router.takePauseChanges().isEmpty)
   }
 
+  /// With packet counts, congestion is judged on a second's reports together, and only when
+  /// the second before lost over half too: one report counting a publisher's long silence at
+  /// once (2 received, 561 lost) pauses nothing; two seconds of a cap do.
+  @Test func congestionFromCountsMustLastTwoSeconds() throws {
+    var router = makeRouter(
+      [1, 2, 3], configuration: MediaRouter.Configuration(initialEstimate: 400_000))
+    try announceSimulcast(&router, for: 2)
+    try announceSimulcast(&router, for: 3)
+    _ = router.subscribe(1, to: 2, kind: .video, resolution: .auto)
+    _ = router.subscribe(1, to: 3, kind: .video, resolution: .auto)
+    var now: Int64 = 1_000_000
+    try router.report(subscriber: 1, packetsReceived: 2, packetsLost: 561, now: now)
+    try router.report(subscriber: 1, packetsReceived: 60, packetsLost: 0, now: now + 1_000)
+    now += 1_000_000
+    try router.report(subscriber: 1, packetsReceived: 60, packetsLost: 1, now: now)
+    #expect(router.isPaused(1, publisher: 3, kind: .video) == false)
+    #expect(router.takePauseChanges().isEmpty)
+    // A cap: two seconds of 80% loss over both streams.
+    for _ in 0..<3 {
+      now += 1_000_000
+      try router.report(subscriber: 1, packetsReceived: 10, packetsLost: 40, now: now)
+      try router.report(subscriber: 1, packetsReceived: 10, packetsLost: 40, now: now + 1_000)
+    }
+    #expect(router.takePauseChanges().contains { $0.paused })
+  }
+
   @Test func aShareIsNeverPausedEvenWhenNothingFits() throws {
     var router = makeRouter(
       [1, 2], configuration: MediaRouter.Configuration(initialEstimate: 60_000))

@@ -51,21 +51,67 @@ struct DownlinkEstimate: Sendable, Hashable {
   /// allocator pauses what it cannot carry. An untested estimate (a new member's) or one
   /// moved only by random loss pauses nothing.
   var congested = false
+  /// The reports of the last second, added up: congestion is judged on them together (one
+  /// stream's report of three packets, one lost, says little; twenty-five streams' do).
+  var window = LossWindowSum()
+
+  /// Packet counts of a subscriber's reports over about a second.
+  struct LossWindowSum: Sendable, Hashable {
+    /// When the window began, µs.
+    var start: Int64 = .min
+    var received: UInt64 = 0
+    var lost: UInt64 = 0
+
+    /// The least packets a window must count before its loss is believed.
+    static let minimumPackets: UInt64 = 30
+
+    /// The loss of the window before, when it counted enough packets.
+    var previousLoss: Double?
+
+    /// Adds a report at `now`, starting a new window a second after the last began (the
+    /// last one's loss kept as ``previousLoss`` when it ended within the second before).
+    mutating func add(received: UInt64, lost: UInt64, now: Int64) {
+      if start == .min || microseconds(from: start, to: now) >= 1_000_000 {
+        let recent = start != .min && microseconds(from: start, to: now) < 2_000_000
+        self = LossWindowSum(
+          start: now, received: 0, lost: 0, previousLoss: recent ? loss : nil)
+      }
+      self.received &+= received
+      self.lost &+= lost
+    }
+
+    /// The lower of this window's loss and the one's before, when both counted enough.
+    var sustainedLoss: Double? {
+      guard let loss, let previousLoss else { return nil }
+      return Swift.min(loss, previousLoss)
+    }
+
+    /// The window's loss when it counts enough packets to say, else `nil`.
+    var loss: Double? {
+      let expected = received &+ lost
+      guard expected >= Self.minimumPackets else { return nil }
+      return Double(lost) / Double(expected)
+    }
+  }
 
   /// Applies one receiver report; the caller has checked that `loss` is in 0...1 and `now` is
   /// not before ``lastReport``.
   ///
   /// - Parameters:
   ///   - loss: The fraction of packets lost since the previous report.
+  ///   - packets: The report's counts, when the caller has them: congestion is judged on the
+  ///     last second's counts together.
   ///   - now: The report's time, µs.
   ///   - ceiling: The most growth may reach (an estimate already above it is not lowered).
   ///   - floor: The least a cut may leave.
   ///   - flowing: What the subscriber receives now, bits per second: the hold if this
   ///     report cuts.
   mutating func apply(
-    loss: Double, now: Int64, ceiling: Double, floor: Double, flowing: Double
+    loss: Double, packets: (received: UInt64, lost: UInt64)? = nil, now: Int64,
+    ceiling: Double, floor: Double, flowing: Double
   ) {
     defer { lastReport = now }
+    if let packets { window.add(received: packets.received, lost: packets.lost, now: now) }
     let holding = now < holdUntil
     if loss < Self.increaseBelowLoss {
       if !holding, hold != nil, microseconds(from: holdUntil, to: now) >= holdLength {
@@ -89,7 +135,12 @@ struct DownlinkEstimate: Sendable, Hashable {
       let tested = flowing > 0 ? Swift.min(bitrate, flowing) : bitrate
       bitrate = Swift.max(floor, tested * (1 - 0.5 * loss))
       lastDecrease = now
-      if loss > Self.congestionLoss { congested = true }
+      // Congested when the reports of the last second together lost over half, and those of
+      // the second before did too: a cap or a full queue lasts, while the first report after a
+      // publisher's long silence counts all it missed at once (a report without counts, from
+      // a caller that has only the fraction, is taken at its word).
+      let judged = packets == nil ? loss : window.sustainedLoss
+      if let judged, judged > Self.congestionLoss { congested = true }
       if flowing <= 0 {
         // Loss with nothing flowing says nothing about what the link carries.
       } else if holding, let hold {

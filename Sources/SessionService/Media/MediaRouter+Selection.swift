@@ -80,6 +80,35 @@ extension MediaRouter {
   public mutating func report(
     subscriber: UserID, lossFraction: Double, now: Int64
   ) throws(MediaRouterError) {
+    try report(subscriber: subscriber, lossFraction: lossFraction, packets: nil, now: now)
+  }
+
+  /// Feeds a subscriber's receiver report, with its packet counts, to its downlink estimate
+  /// and reselects its layers: as ``report(subscriber:lossFraction:now:)``, and the counts
+  /// decide whether the downlink is congested (the stream allocator may pause then) from the
+  /// loss of every report of the last second together, not from one stream's few packets.
+  ///
+  /// - Parameters:
+  ///   - subscriber: The member reporting.
+  ///   - packetsReceived: Packets of the stream received since its previous report.
+  ///   - packetsLost: Packets of it lost since then.
+  ///   - now: The report's time, µs; not before the subscriber's previous report.
+  /// - Throws: As ``report(subscriber:lossFraction:now:)``.
+  /// - Complexity: O(the subscriber's subscriptions).
+  public mutating func report(
+    subscriber: UserID, packetsReceived: UInt32, packetsLost: UInt32, now: Int64
+  ) throws(MediaRouterError) {
+    let expected = UInt64(packetsReceived) + UInt64(packetsLost)
+    try report(
+      subscriber: subscriber,
+      lossFraction: expected == 0 ? 0 : Double(packetsLost) / Double(expected),
+      packets: (UInt64(packetsReceived), UInt64(packetsLost)), now: now)
+  }
+
+  private mutating func report(
+    subscriber: UserID, lossFraction: Double, packets: (received: UInt64, lost: UInt64)?,
+    now: Int64
+  ) throws(MediaRouterError) {
     guard let position = memberIndex[subscriber] else { throw .unknownUser }
     guard lossFraction >= 0, lossFraction <= 1 else { throw .invalidLossFraction }
     if let last = members[position].estimate.lastReport, now < last {
@@ -91,8 +120,8 @@ extension MediaRouter {
         configuration.initialEstimate,
         configuration.estimateHeadroom * members[position].desiredBitrate))
     members[position].estimate.apply(
-      loss: lossFraction, now: now, ceiling: ceiling, floor: configuration.minimumEstimate,
-      flowing: flowingBitrate(of: position))
+      loss: lossFraction, packets: packets, now: now, ceiling: ceiling,
+      floor: configuration.minimumEstimate, flowing: flowingBitrate(of: position))
     select(for: subscriber)
   }
 
@@ -122,7 +151,8 @@ extension MediaRouter {
   /// 2. Then each video subscription whose publisher announced layers, by priority: active
   ///    speakers first (loudest first), then larger canvases (the resolution asked for), then
   ///    roster order (join order). While the estimate is a measured limit (a cut found the
-  ///    downlink congested: more than half lost), each keeps its lowest layer while what is left of
+  ///    downlink congested: more than half lost, two seconds running when the reports carry
+  ///    their counts), each keeps its lowest layer while what is left of
   ///    the estimate carries it, and the rest are paused: they stop at once, and their
   ///    subscriber is told (``takePauseChanges()``). Otherwise every one is kept.
   /// 3. The kept ones share what is left evenly, each the highest layer that fits its part.
