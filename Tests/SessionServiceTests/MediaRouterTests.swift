@@ -486,15 +486,21 @@ private func startFlowing(
     }
   }
 
-  /// Random loss (10 to 50%) cuts the estimate but is no congestion: nothing is paused, the
-  /// videos are thinned to their lowest layers instead.
-  @Test func randomLossThinsButPausesNothing() throws {
+  /// Member 1 watching 2's and 3's simulcast video, with a 400 kbit/s estimate.
+  private static func watchingTwoVideos() throws -> MediaRouter {
     var router = makeRouter(
       [1, 2, 3], configuration: MediaRouter.Configuration(initialEstimate: 400_000))
     try announceSimulcast(&router, for: 2)
     try announceSimulcast(&router, for: 3)
     _ = router.subscribe(1, to: 2, kind: .video, resolution: .auto)
     _ = router.subscribe(1, to: 3, kind: .video, resolution: .auto)
+    return router
+  }
+
+  /// Random loss (10 to 50%) cuts the estimate but is no congestion: nothing is paused, the
+  /// videos are thinned to their lowest layers instead.
+  @Test func randomLossThinsButPausesNothing() throws {
+    var router = try Self.watchingTwoVideos()
     for step in Int64(1)...20 {
       try router.report(subscriber: 1, lossFraction: 0.4, now: step * 400_000)
     }
@@ -510,12 +516,7 @@ private func startFlowing(
   /// the second before lost over half too: one report counting a publisher's long silence at
   /// once (2 received, 561 lost) pauses nothing; two seconds of a cap do.
   @Test func congestionFromCountsMustLastTwoSeconds() throws {
-    var router = makeRouter(
-      [1, 2, 3], configuration: MediaRouter.Configuration(initialEstimate: 400_000))
-    try announceSimulcast(&router, for: 2)
-    try announceSimulcast(&router, for: 3)
-    _ = router.subscribe(1, to: 2, kind: .video, resolution: .auto)
-    _ = router.subscribe(1, to: 3, kind: .video, resolution: .auto)
+    var router = try Self.watchingTwoVideos()
     var now: Int64 = 1_000_000
     try router.report(subscriber: 1, packetsReceived: 2, packetsLost: 561, now: now)
     try router.report(subscriber: 1, packetsReceived: 60, packetsLost: 0, now: now + 1_000)
