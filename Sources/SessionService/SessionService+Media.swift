@@ -477,6 +477,17 @@ extension SessionService: MediaHost {
   func sendMediaCredential(_ identity: MediaIdentity, to connection: ConnectionID) {
     guard mediaAttached else { return }
     send(.media(.credential(identity.credential)), to: connection)
+    // A credential starts the member's media state afresh (the SDK forgets its pauses), so
+    // the subscriptions paused now follow it: a pause or resume that happened while a
+    // resuming member had no connection was never sent.
+    for (publisher, kind) in identity.session.media.router.pausedSubscriptions(
+      of: identity.user)
+    {
+      mediaStatistics.pauseNotices &+= 1
+      send(
+        .media(.streamPaused(publisher: publisher, kind: kind, reason: .bandwidth)),
+        to: connection)
+    }
   }
 
   /// A member joined: the router learns of it, and its credential may bind an endpoint.
@@ -524,8 +535,8 @@ extension SessionService: MediaHost {
   }
 
   /// Tells each subscriber what the stream allocator paused or resumed of its subscriptions
-  /// since the last call (to members with a connection; one waiting for a resume learns the
-  /// state from its next selection).
+  /// since the last call (to members with a connection; one waiting for a resume is sent its
+  /// paused subscriptions after its credential, ``sendMediaCredential(_:to:)``).
   func sendPauseChanges(in session: ServiceSession) {
     for change in session.media.router.takePauseChanges() {
       guard let connection = session.members[change.subscriber]?.connection else { continue }

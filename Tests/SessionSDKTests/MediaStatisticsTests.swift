@@ -233,4 +233,28 @@ import Testing
     run(try graceStream(to: 2_000_000, delay: 20_000), to: 2_000_000)
     #expect(ada.user(grace.id)?.getVideoStatisticInfo().bandwidth == 2_500_000)
   }
+
+  /// A paused subscription shows its reason on the canvas and in the statistics until the
+  /// service resumes it, the subscription ends, or a new credential starts the media state
+  /// afresh; a pause of a stream no longer subscribed is ignored.
+  @Test func aPauseShowsUntilItsResumeAnUnsubscribeOrANewCredential() throws {
+    try subscribe()
+    let canvas = try #require(ada.user(grace.id)?.getVideoCanvas())
+    #expect(canvas.pauseReason() == nil)
+    service.notify(ada.id, .streamPaused(publisher: grace.id, kind: .video, reason: .bandwidth))
+    #expect(canvas.pauseReason() == .bandwidth)
+    #expect(ada.user(grace.id)?.getVideoStatisticInfo().pauseReason == .bandwidth)
+    service.notify(ada.id, .streamResumed(publisher: grace.id, kind: .video))
+    #expect(canvas.pauseReason() == nil)
+    // A new credential (after a resume) forgets the pause; the service sends it again.
+    service.notify(ada.id, .streamPaused(publisher: grace.id, kind: .video, reason: .bandwidth))
+    service.notify(ada.id, .credential(MiniService.mediaCredential(of: ada.id)))
+    #expect(canvas.pauseReason() == nil)
+    // Unsubscribing ends a pause, and a pause after it is about nothing subscribed.
+    service.notify(ada.id, .streamPaused(publisher: grace.id, kind: .video, reason: .bandwidth))
+    #expect(canvas.unSubscribe(with: view) == .success)
+    #expect(canvas.pauseReason() == nil)
+    service.notify(ada.id, .streamPaused(publisher: grace.id, kind: .video, reason: .bandwidth))
+    #expect(canvas.pauseReason() == nil)
+  }
 }

@@ -459,6 +459,9 @@ private func startFlowing(
     let paused = router.takePauseChanges()
     #expect(Set(paused.map(\.publisher)) == [2, 3, 4, 5] && paused.allSatisfy(\.paused))
     #expect(router.takePauseChanges().isEmpty)
+    // What a resuming member is sent after its credential.
+    #expect(router.pausedSubscriptions(of: 1).map(\.publisher) == [2, 3, 4, 5])
+    #expect(router.pausedSubscriptions(of: 6).isEmpty)
     // A paused subscription gets nothing, key frame or not.
     #expect(router.route(video(3, layer: 0, key: true), now: 2).recipients.isEmpty)
     // Growth with no loss: 8% a second. At about 470k one 180p layer fits: the talker's.

@@ -21,7 +21,8 @@ public struct UDPConfiguration: Hashable, Sendable {
   /// `recvmmsg` (libuv's `UV_UDP_RECVMMSG`) into a buffer of its own of that many 64 KiB
   /// slots, one system call for up to that many datagrams; 1 (the default) reads one at a
   /// time into the loop's shared buffer. For a socket that receives many datagrams (a relay,
-  /// the service); a client's socket gains little and would hold the buffer. In `1...64`.
+  /// the service); a client's socket gains little and would hold the buffer. In `1...64`;
+  /// libuv takes at most 20 a call, so a batch above 20 reads as 20.
   public var receiveBatch: Int
 
   /// Creates a configuration.

@@ -89,6 +89,9 @@ package final class UDPSocket {
   let batchBuffer: UnsafeMutableRawBufferPointer?
   /// The slot size libuv divides a batch buffer by (`UV__UDP_DGRAM_MAXSIZE`).
   static let batchSlot = 64 * 1024
+  /// The most datagrams libuv takes in one `recvmmsg` (`UV__MMSG_MAXWIDTH`): a larger batch
+  /// gets a buffer of this many slots, since the rest would never be filled.
+  static let batchWidth = 20
 
   /// The socket's life.
   enum State {
@@ -171,7 +174,9 @@ package final class UDPSocket {
     self.configuration = configuration
     self.batchBuffer =
       configuration.receiveBatch > 1
-      ? .allocate(byteCount: configuration.receiveBatch * Self.batchSlot, alignment: 16) : nil
+      ? .allocate(
+        byteCount: min(configuration.receiveBatch, Self.batchWidth) * Self.batchSlot,
+        alignment: 16) : nil
     self.localPort = boundPort
     self.handle = handle
     var template = address

@@ -29,7 +29,7 @@ extension MediaSession {
   /// What the local user receives of `key`; zero when it receives nothing of it.
   func receiveStatistics(_ key: StreamKey) -> QOSStatistics {
     var statistics = QOSStatistics(direction: .receive, statisticsType: DataType(key.kind))
-    if paused[key] != nil { statistics.pauseReason = .bandwidth }
+    statistics.pauseReason = paused[key].map { StreamPauseReason($0.reason) }
     guard let receiver = receiver(key) else { return statistics }
     statistics.timestamp = lastEvaluation / 1_000
     statistics.fps = receiver.fps

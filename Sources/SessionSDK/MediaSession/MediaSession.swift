@@ -128,6 +128,8 @@ struct MediaSession: Sendable {
   ///
   /// - Parameter credential: The credential.
   mutating func setCredential(_ credential: MediaCredential) {
+    // The service sends the subscriptions paused now right after it.
+    for key in paused.keys.sorted() { streamResumed(key) }
     self.credential = credential
     isBound = false
     nextBind = nil
@@ -163,9 +165,11 @@ struct MediaSession: Sendable {
   }
 
   /// The service paused the subscription `key` for `reason`: its silence from now on is
-  /// neither loss nor a freeze. A repeated notice changes nothing.
+  /// neither loss nor a freeze. A repeated notice, or one for a stream no longer subscribed,
+  /// changes nothing.
   mutating func streamPaused(_ key: StreamKey, reason: MediaPauseReason) {
-    guard paused[key] == nil else { return }
+    // A notice that crossed an unsubscribe is about nothing the instance still wants.
+    guard paused[key] == nil, wanted[key] != nil else { return }
     paused[key] = (reason, now ?? 0)
     if let index = receiverIndex[key] { receivers[index].restartAfterPause() }
   }
@@ -225,6 +229,8 @@ struct MediaSession: Sendable {
       return nil
     }
     wanted[key] = nil
+    // An ended subscription is paused no more (the service forgets it too, with no notice).
+    streamResumed(key)
     return removeReceiver(key)
   }
 
@@ -237,6 +243,7 @@ struct MediaSession: Sendable {
       return false
     }
     subscribed[key] = nil
+    streamResumed(key)
     _ = removeReceiver(key)
     return true
   }
@@ -252,6 +259,7 @@ struct MediaSession: Sendable {
       let key = StreamKey(user: user, kind: kind)
       wanted[key] = nil
       subscribed[key] = nil
+      streamResumed(key)
       _ = removeReceiver(key)
     }
   }

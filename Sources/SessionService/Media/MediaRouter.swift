@@ -132,6 +132,18 @@ public struct MediaRouter: Sendable {
     return pauseChanges
   }
 
+  /// The subscriptions of `subscriber`'s the stream allocator holds paused, by publisher and
+  /// kind in order.
+  ///
+  /// - Parameter subscriber: Who subscribes.
+  /// - Returns: The paused subscriptions; empty for a non-member.
+  /// - Complexity: O(the session's fan-outs).
+  public func pausedSubscriptions(of subscriber: UserID) -> [(publisher: UserID, kind: MediaKind)] {
+    fanOuts.compactMap { key, fanOut in
+      fanOut.entry(of: subscriber)?.paused == true ? (key.publisher, key.kind) : nil
+    }.sorted { ($0.publisher, $0.kind.rawValue) < ($1.publisher, $1.kind.rawValue) }
+  }
+
   /// Whether the stream allocator has paused `subscriber`'s subscription to `publisher`'s
   /// `kind`.
   ///
