@@ -30,6 +30,10 @@ package final class UDPFanOutRelay {
   /// ``routes`` and ``targets``: for a baseline whose senders' streams fan out differently
   /// (a benchmark's video to its watchers, audio to everyone). Runs for every datagram.
   package var route: ((_ from: UInt16, _ bytes: UnsafeRawBufferPointer) -> [UInt16])?
+  /// Whether each datagram's copies go to the kernel in one batch, never queued
+  /// (``UDPSocket/trySend(lent:toPorts:)``, `sendmmsg` on Linux), as the service's media plane
+  /// sends them, instead of one queued send each. Off by default.
+  package var batchesSends = false
   /// Datagrams received.
   package private(set) var datagramsReceived = 0
   /// Sends handed to the socket that it accepted (sent or queued): a datagram to N ports
@@ -66,6 +70,12 @@ package final class UDPFanOutRelay {
   private func forward(_ bytes: UnsafeRawBufferPointer, from sender: UInt16) {
     datagramsReceived += 1
     let ports = route?(sender, bytes) ?? routes[sender] ?? targets
+    if batchesSends {
+      // As the service's media plane sends: every copy to the kernel at once, dropped when
+      // its buffer is full (port 0 counts as a send error).
+      datagramsForwarded += socket.trySend(lent: bytes, toPorts: ports)
+      return
+    }
     for port in ports {
       // Port 0 in a list is the caller's mistake; skip it rather than stop the fan-out. The
       // size was checked when the datagram arrived (it fit the read buffer).

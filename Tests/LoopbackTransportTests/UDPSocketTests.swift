@@ -169,6 +169,30 @@ struct UDPSocketTests {
     fixture.shutdown(expectingClosed: 2)
   }
 
+  @Test func aBatchedSendReachesEveryPortOnceAndCountsPortZeroAsAnError() throws {
+    let fixture = try UDPFixture()
+    let sender = try fixture.endpoint()
+    // More receivers than one sendmmsg call takes (64), to cross a batch boundary.
+    var receivers: [UDPEndpoint] = []
+    for _ in 0..<70 { receivers.append(try fixture.endpoint()) }
+    let ports = receivers.map(\.port) + [0]
+    let payload = numbered(7, count: 200)
+    let taken = try fixture.loop.sync {
+      payload.withUnsafeBytes { sender.socket.value.trySend(lent: $0, toPorts: ports) }
+    }
+    #expect(taken == 70)
+    for receiver in receivers {
+      #expect(receiver.received.wait(forCount: 1))
+      let arrived = receiver.received.values
+      #expect(arrived.count == 1 && arrived.first?.bytes == payload)
+      #expect(arrived.first?.from == sender.port)
+    }
+    let statistics = try fixture.loop.sync { sender.socket.value.statistics }
+    #expect(statistics.datagramsSent == 70 && statistics.sendErrors == 1)
+    #expect(statistics.bytesSent == 70 * payload.count)
+    fixture.shutdown(expectingClosed: 71)
+  }
+
   @Test func aBatchOutsideItsRangeIsRefused() throws {
     let fixture = try UDPFixture()
     let loop = fixture.loop

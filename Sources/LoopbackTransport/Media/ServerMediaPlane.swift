@@ -5,9 +5,9 @@ import SessionTransport
 ///
 /// Each datagram is copied once out of the loop's read buffer (the host takes `[UInt8]`),
 /// stamped with ``LoopbackMediaClock``, and handed to the host with its source's endpoint. The
-/// host's outputs go straight to the kernel (`uv_udp_try_send`) from the bytes it gave: a
-/// forward to N endpoints is N try-sends of one buffer, and a send the kernel can't take at
-/// once is dropped and counted.
+/// host's outputs go straight to the kernel from the bytes it gave: a forward to N endpoints
+/// is one batched send of one buffer (`UDPSocket.trySend(lent:toPorts:)`, `sendmmsg` on
+/// Linux), and a copy the kernel can't take at once is dropped and counted.
 ///
 /// > Important: Loop-confined: made, used and dropped on the server's loop thread.
 final class ServerMediaPlane {
@@ -17,6 +17,8 @@ final class ServerMediaPlane {
   @exclusivity(unchecked) private var table: MediaEndpointTable
   private var received = 0
   private var unknownEndpoints = 0
+  /// One forward's ports, kept from one to the next.
+  private var ports: [UInt16] = []
 
   /// Binds the socket and attaches the host.
   ///
@@ -59,15 +61,16 @@ final class ServerMediaPlane {
       }
       bytes.withUnsafeBytes { _ = socket.trySend(lent: $0, to: port) }
     case .forward(let bytes, let endpoints):
-      bytes.withUnsafeBytes { buffer in
-        for endpoint in endpoints {
-          guard let port = table.port(sendingTo: endpoint) else {
-            unknownEndpoints += 1
-            continue
-          }
-          socket.trySend(lent: buffer, to: port)
+      // The copies go to the kernel together (`sendmmsg` on Linux).
+      ports.removeAll(keepingCapacity: true)
+      for endpoint in endpoints {
+        guard let port = table.port(sendingTo: endpoint) else {
+          unknownEndpoints += 1
+          continue
         }
+        ports.append(port)
       }
+      bytes.withUnsafeBytes { buffer in _ = socket.trySend(lent: buffer, toPorts: ports) }
     case .forwardNumbered(let bytes, let endpoints, let sequences):
       // One copy for the packet, renumbered before each send (the kernel has copied the
       // bytes by the time `trySend` returns).

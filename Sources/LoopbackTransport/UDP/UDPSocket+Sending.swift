@@ -1,5 +1,9 @@
 import CLibUV
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension UDPSocket {
   /// Sends one datagram to 127.0.0.1:`port`.
   ///
@@ -107,6 +111,77 @@ extension UDPSocket {
     counters.datagramsSent += 1
     counters.bytesSent += bytes.count
     return true
+  }
+
+  /// Sends one datagram from a lent buffer to 127.0.0.1 at each of `ports`, straight to the
+  /// kernel and never queueing, as ``trySend(lent:to:)`` does for one port: a fan-out's
+  /// copies. On Linux the copies go in batches of up to 64 per system call (`sendmmsg`,
+  /// through the package's C shim: libuv 1.44 has no batched send); elsewhere one
+  /// `uv_udp_try_send` each. When the kernel's send buffer fills, the copies not yet taken
+  /// are dropped and counted in ``UDPSocketStatistics/sendsDropped``; a copy the kernel refuses
+  /// for another reason counts in ``UDPSocketStatistics/sendErrors`` and the others still go.
+  /// Port 0 and bad input are send errors, never thrown.
+  ///
+  /// UDP segmentation offload (`UDP_SEGMENT`) does not apply: it splits one buffer into
+  /// datagrams for one destination, while a fan-out sends one datagram to many.
+  ///
+  /// Don't mix it with ``send(_:to:)`` on one socket while that one has datagrams queued (the
+  /// batch would overtake them).
+  ///
+  /// - Parameters:
+  ///   - bytes: The payload, read before the call returns.
+  ///   - ports: The receiving ports on 127.0.0.1, in host byte order.
+  /// - Returns: How many copies the kernel took.
+  @discardableResult
+  package func trySend(lent bytes: UnsafeRawBufferPointer, toPorts ports: some Collection<UInt16>)
+    -> Int
+  {
+    guard case .open = state, bytes.count <= Self.maxDatagramSize else {
+      counters.sendErrors += ports.count
+      return 0
+    }
+    #if os(Linux)
+      batchPorts.removeAll(keepingCapacity: true)
+      for port in ports {
+        if port == 0 {
+          counters.sendErrors += 1
+        } else {
+          batchPorts.append(port.bigEndian)
+        }
+      }
+      var fd: uv_os_fd_t = -1
+      guard uv_fileno(uvHandle(handle), &fd) == 0 else {
+        counters.sendErrors += batchPorts.count
+        return 0
+      }
+      var taken = 0
+      batchPorts.withUnsafeBufferPointer { ports in
+        var next = 0
+        while next < ports.count {
+          var error: Int32 = 0
+          let sent = Int(
+            se_udp_fanout(
+              fd, bytes.baseAddress, bytes.count, ports.baseAddress.map { $0 + next },
+              UInt32(ports.count - next), &error))
+          taken += sent
+          next += sent
+          guard error != 0 else { break }
+          if error == EAGAIN || error == EWOULDBLOCK || error == ENOBUFS {
+            counters.sendsDropped += ports.count - next
+            break
+          }
+          counters.sendErrors += 1
+          next += 1
+        }
+      }
+      counters.datagramsSent += taken
+      counters.bytesSent += taken * bytes.count
+      return taken
+    #else
+      var taken = 0
+      for port in ports where trySend(lent: bytes, to: port) { taken += 1 }
+      return taken
+    #endif
   }
 
   /// Payload bytes waiting in the send queue (each datagram counts at least one byte).

@@ -84,6 +84,8 @@ package final class UDPSocket {
   var requestPool: [UDPSendRequest] = []
   /// Tests only: skip `uv_udp_try_send`, so that every send takes the queued path.
   var forcesQueuedSends = false
+  /// Ports in network byte order for one batched send, kept from one to the next.
+  var batchPorts: [UInt16] = []
   /// The socket's own read buffer, ``UDPConfiguration/receiveBatch`` slots of 64 KiB, when
   /// it reads in batches (libuv takes `recvmmsg` only for a buffer of two slots or more).
   let batchBuffer: UnsafeMutableRawBufferPointer?

@@ -104,6 +104,8 @@ final class RelayWorld {
     let loop = server.loop
     (baseline, baselinePort) = try loop.runBlocking {
       let relay = try UDPFanOutRelay(loop: loop, targets: [], configuration: relaySockets)
+      // Batched as the service's media plane is, so that the ratio compares like with like.
+      relay.batchesSends = true
       return (LoopBound(relay, loop: loop), relay.localPort)
     }
     do {
