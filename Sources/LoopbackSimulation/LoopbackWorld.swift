@@ -115,6 +115,20 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
     return try? server.loop.runBlocking { server.host.service.mediaStatistics }
   }
 
+  /// How many of a member's subscriptions are below their top layer or paused.
+  ///
+  /// - Parameters:
+  ///   - user: The member.
+  ///   - name: The session name.
+  /// - Returns: The count, if the run has a media plane.
+  public func subscriptionsBelowTop(of user: UserID, inSession name: String) -> Int? {
+    guard state.withLock({ $0.hasMedia }) else { return nil }
+    let server = server
+    return try? server.loop.runBlocking {
+      server.host.service.mediaRouter(ofSession: name)?.subscriptionsBelowTop(of: user)
+    }
+  }
+
   /// The mode's name for reports.
   public var modeName: String { "loopback" }
 

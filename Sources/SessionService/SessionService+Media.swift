@@ -16,6 +16,8 @@ final class MediaIdentity {
   var lastHeard: Int64 = 0
   /// The start of the current second of checks, and the checks sent in it.
   var checkWindow: (start: Int64?, count: Int) = (nil, 0)
+  /// The start of the current second of pings and feedback, and how many came in it.
+  var controlWindow: (start: Int64?, count: Int) = (nil, 0)
 
   init(session: ServiceSession, user: UserID, credential: MediaCredential) {
     self.session = session
@@ -126,7 +128,11 @@ extension SessionService: MediaHost {
       handlePacket(packet, buffer, bytes: bytes, from: identity, now: now)
     case .report(let report):
       handleReport(report, from: identity, now: now)
+    case .feedback(let feedback):
+      guard admitControl(from: identity, now: now) else { return }
+      handleFeedback(feedback, from: identity, now: now)
     case .ping(let sendTime):
+      guard admitControl(from: identity, now: now) else { return }
       mediaStatistics.pongsSent &+= 1
       mediaOutput(
         .send(
@@ -135,6 +141,27 @@ extension SessionService: MediaHost {
     case .pong, .check, .bind, .checkReply:
       mediaStatistics.dropped.unexpected &+= 1
     }
+  }
+
+  /// The most pings and feedback datagrams one member may send in a second, together: the SDK
+  /// sends a ping and two or three feedbacks a second; a member that floods them is answered
+  /// (and its estimate moved) no more often than this, and each one over is dropped as
+  /// `throttled`.
+  public static let maxControlPerSecond = 20
+
+  /// Whether a ping or feedback from `identity` is within its rate; counts it if not.
+  private func admitControl(from identity: MediaIdentity, now: Int64) -> Bool {
+    if let start = identity.controlWindow.start, now >= start, now &- start < 1_000_000 {
+      // Still in the current second.
+    } else {
+      identity.controlWindow = (now, 0)
+    }
+    guard identity.controlWindow.count < Self.maxControlPerSecond else {
+      mediaStatistics.dropped.throttled &+= 1
+      return false
+    }
+    identity.controlWindow.count += 1
+    return true
   }
 
   private func refuseMalformed(_ error: MediaDecodingError) {
@@ -339,22 +366,43 @@ extension SessionService: MediaHost {
     }
   }
 
+  /// A per-stream report: checked and counted. The estimate moves on the subscriber's
+  /// ``SessionTransport/DownlinkFeedback``, which covers every stream at once; a report names
+  /// one stream and is refused (`badReport`) when the member does not watch it.
   private func handleReport(_ report: ReceiverReport, from binding: MediaIdentity, now: Int64) {
     let user = binding.user
     guard report.subscriber == user else {
       mediaStatistics.dropped.spoofed &+= 1
       return
     }
-    let session = binding.session
-    do {
-      try session.media.router.report(
-        subscriber: user, packetsReceived: report.packetsReceived,
-        packetsLost: report.packetsLost, now: now)
-    } catch {
+    guard
+      binding.session.media.router.subscription(
+        of: user, to: report.stream.user, kind: report.stream.kind) != nil
+    else {
       mediaStatistics.dropped.badReport &+= 1
       return
     }
     mediaStatistics.reportsApplied &+= 1
+  }
+
+  /// A subscriber's feedback on its downlink: it moves the estimate and the stream
+  /// allocator, and the member hears the estimate when it moved far enough.
+  private func handleFeedback(
+    _ feedback: DownlinkFeedback, from binding: MediaIdentity, now: Int64
+  ) {
+    let user = binding.user
+    guard feedback.subscriber == user else {
+      mediaStatistics.dropped.spoofed &+= 1
+      return
+    }
+    let session = binding.session
+    do {
+      try session.media.router.feedback(feedback, now: now)
+    } catch {
+      mediaStatistics.dropped.badReport &+= 1
+      return
+    }
+    mediaStatistics.feedbackApplied &+= 1
     sendPauseChanges(in: session)
     guard let estimate = session.media.router.estimate(of: user) else { return }
     if let sent = session.media.member(user)?.estimateSent,
@@ -362,7 +410,7 @@ extension SessionService: MediaHost {
     {
       return
     }
-    // A member waiting for a resume hears it after its next report.
+    // A member waiting for a resume hears it after its next feedback.
     guard let connection = session.members[user]?.connection else { return }
     session.media.noteEstimateSent(estimate, to: user)
     mediaStatistics.estimateNotices &+= 1

@@ -621,79 +621,152 @@ import Testing
 
   // MARK: Reports and estimates
 
-  @Test func reportsMoveTheEstimateAndMovesOverATenthAreNoticed() throws {
+  /// Bob's feedback on his downlink.
+  private static func feedback(
+    _ bob: MediaWorld.Peer, lost: UInt32 = 0, rate: UInt32 = 1_000_000, queue: UInt32 = 0,
+    signal: DownlinkFeedback.DelaySignal = .normal
+  ) -> MediaDatagram {
+    .feedback(
+      DownlinkFeedback(
+        subscriber: bob.user, packetsReceived: 100 - lost, packetsLost: lost, receiveRate: rate,
+        queueDelay: queue, signal: signal))
+  }
+
+  @Test func feedbackMovesTheEstimateAndMovesOverATenthAreNoticed() throws {
     let world = MediaWorld()
     let ada = try world.join("Ada")
     let bob = try world.join("Bob")
     world.announceSimulcast(ada)
     world.subscribeAndFlow(bob, to: ada)
-    func report(lost: UInt32) -> MediaDatagram {
-      .report(
-        ReceiverReport(
-          subscriber: bob.user, stream: StreamID(user: ada.user, kind: .video, layer: 2),
-          highestSequence: 10, packetsReceived: 100 - lost, packetsLost: lost, jitter: 0,
-          lastSendTime: 0))
-    }
     let mark = world.harness.mark
-    world.receive(report(lost: 0), from: bob)
+    world.receive(Self.feedback(bob), from: bob)
     #expect(world.notices(to: bob, since: mark) == [.downlinkEstimate(4_000_000)])
     // No loss for a second: the estimate holds at its ceiling; no new notice.
     world.mediaNow += 1_000_000
-    world.receive(report(lost: 0), from: bob)
+    world.receive(Self.feedback(bob), from: bob)
     #expect(world.notices(to: bob, since: mark).count == 1)
-    // Half lost: cut by a quarter from what flows (the 1.5 Mbit/s top layer, below the
-    // estimate), noticed.
+    // Half lost behind a queue (200 ms): cut by a quarter from what flows (the 1.5 Mbit/s top
+    // layer, below the estimate), noticed.
     world.mediaNow += 1_000_000
-    world.receive(report(lost: 50), from: bob)
+    world.receive(Self.feedback(bob, lost: 50, queue: 200_000), from: bob)
     #expect(
       world.notices(to: bob, since: mark) == [
         .downlinkEstimate(4_000_000), .downlinkEstimate(1_125_000),
       ])
-    // 15% lost: cut by 7.5%, under a tenth: not noticed.
+    // 15% lost behind the queue: cut by 7.5%, under a tenth: not noticed.
     world.mediaNow += 1_000_000
-    world.receive(report(lost: 15), from: bob)
+    world.receive(Self.feedback(bob, lost: 15, queue: 200_000), from: bob)
     #expect(world.notices(to: bob, since: mark).count == 2)
-    #expect(world.statistics.reportsApplied == 4)
+    #expect(world.statistics.feedbackApplied == 4)
     #expect(world.statistics.estimateNotices == 2)
   }
 
-  @Test func aMemberWaitingForAResumeHearsItsEstimateAfterItsNextReport() throws {
+  @Test func overuseConfirmedByTheNextFeedbackCutsToWhatArrives() throws {
     let world = MediaWorld()
     let ada = try world.join("Ada")
     let bob = try world.join("Bob")
-    let report = ReceiverReport(
-      subscriber: bob.user, stream: StreamID(user: ada.user, kind: .audio), highestSequence: 0,
-      packetsReceived: 10, packetsLost: 0, jitter: 0, lastSendTime: 0)
+    world.announceSimulcast(ada)
+    world.subscribeAndFlow(bob, to: ada)
+    world.receive(Self.feedback(bob), from: bob)
+    let mark = world.harness.mark
+    // One reading of overuse, or one under the 100 ms bound, cuts nothing.
+    world.mediaNow += 150_000
+    world.receive(Self.feedback(bob, rate: 400_000, queue: 60_000, signal: .overusing), from: bob)
+    world.mediaNow += 150_000
+    world.receive(Self.feedback(bob, rate: 400_000, queue: 120_000, signal: .overusing), from: bob)
+    #expect(world.notices(to: bob, since: mark).isEmpty)
+    // The queue still there and longer 150 ms on: cut to 85% of what arrives.
+    world.mediaNow += 150_000
+    world.receive(Self.feedback(bob, rate: 400_000, queue: 180_000, signal: .overusing), from: bob)
+    #expect(world.notices(to: bob, since: mark) == [.downlinkEstimate(340_000)])
+  }
+
+  @Test func aMemberWaitingForAResumeHearsItsEstimateAfterItsNextFeedback() throws {
+    let world = MediaWorld()
+    _ = try world.join("Ada")
+    let bob = try world.join("Bob")
     world.harness.close(bob.connection)
-    world.receive(.report(report), from: bob)
-    #expect(world.statistics.reportsApplied == 1)
+    world.receive(Self.feedback(bob), from: bob)
+    #expect(world.statistics.feedbackApplied == 1)
     #expect(world.statistics.estimateNotices == 0)
     let resumed = world.harness.resume(bob.connection)
     let mark = world.harness.mark
     world.mediaNow += 500_000
-    world.receive(.report(report), from: bob)
+    world.receive(Self.feedback(bob), from: bob)
     let bobAgain = MediaWorld.Peer(connection: resumed, user: bob.user, endpoint: bob.endpoint)
     #expect(world.notices(to: bobAgain, since: mark) == [.downlinkEstimate(4_000_000)])
   }
 
-  @Test func reportsFromTheWrongEndpointOrBackInTimeAreDropped() throws {
+  @Test func feedbackFromTheWrongEndpointOrBackInTimeIsDropped() throws {
     let world = MediaWorld()
     let ada = try world.join("Ada")
     let bob = try world.join("Bob")
-    let report = ReceiverReport(
-      subscriber: bob.user, stream: StreamID(user: ada.user, kind: .audio), highestSequence: 0,
-      packetsReceived: 0, packetsLost: 5, jitter: 0, lastSendTime: 0)
+    let feedback = Self.feedback(bob, lost: 100)
     let mark = world.harness.mark
-    world.receive(.report(report), from: ada)  // names Bob, sent from Ada's endpoint
-    world.receive(world.sealed(report.encode(), as: bob), from: world.newEndpoint())
+    world.receive(feedback, from: ada)  // names Bob, sent from Ada's endpoint
+    world.receive(world.sealed(feedback.encode(), as: bob), from: world.newEndpoint())
     #expect(world.statistics.dropped.spoofed == 1)
     #expect(world.statistics.dropped.unbound == 1)
-    world.receive(.report(report), from: bob)
+    world.receive(feedback, from: bob)
     world.mediaNow -= 1
-    world.receive(.report(report), from: bob)
+    world.receive(feedback, from: bob)
     #expect(world.statistics.dropped.badReport == 1)
-    #expect(world.statistics.reportsApplied == 1)
+    #expect(world.statistics.feedbackApplied == 1)
     #expect(world.notices(to: ada, since: mark).isEmpty)
+  }
+
+  @Test func reportsAreCheckedAndCountedAndMoveNoEstimate() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    world.announceSimulcast(ada)
+    world.subscribeAndFlow(bob, to: ada)
+    func report(_ stream: StreamID, lost: UInt32) -> MediaDatagram {
+      .report(
+        ReceiverReport(
+          subscriber: bob.user, stream: stream, highestSequence: .max, packetsReceived: 0,
+          packetsLost: lost, jitter: .max, lastSendTime: .min))
+    }
+    let mark = world.harness.mark
+    // A report on a stream Bob watches, however absurd its figures: counted, nothing moves.
+    world.receive(report(StreamID(user: ada.user, kind: .video, layer: 2), lost: .max), from: bob)
+    #expect(world.statistics.reportsApplied == 1)
+    // A stream Bob does not watch (Ada's share, Ada's audio, his own video): refused.
+    for stream in [
+      StreamID(user: ada.user, kind: .share), StreamID(user: ada.user, kind: .audio),
+      StreamID(user: bob.user, kind: .video, layer: 0),
+    ] {
+      world.receive(report(stream, lost: 1), from: bob)
+    }
+    #expect(world.statistics.dropped.badReport == 3)
+    #expect(world.statistics.reportsApplied == 1)
+    #expect(world.notices(to: bob, since: mark).isEmpty)
+    #expect(world.service.mediaRouter(ofSession: "Room")?.estimate(of: bob.user) == 4_000_000)
+  }
+
+  @Test func aFloodOfPingsAndFeedbackIsThrottledAndCostsOthersNothing() throws {
+    let world = MediaWorld()
+    let ada = try world.join("Ada")
+    let bob = try world.join("Bob")
+    world.announceSimulcast(ada)
+    world.subscribeAndFlow(bob, to: ada)
+    let mark = world.harness.mark
+    // 500 pings and 500 feedbacks claiming total loss in one second.
+    for index in 0..<1_000 {
+      world.mediaNow += 1_000
+      world.receive(
+        index.isMultiple(of: 2) ? .ping(sendTime: 1) : Self.feedback(bob, lost: 100), from: bob)
+    }
+    let limit = UInt64(SessionService.maxControlPerSecond)
+    #expect(world.statistics.dropped.throttled == 1_000 - limit)
+    #expect(world.statistics.pongsSent + world.statistics.feedbackApplied == limit)
+    // Ada's stream still reaches Bob, and Ada heard nothing of it.
+    #expect(MediaWorld.recipients(world.send(.video, layer: 0, of: ada)).count <= 1)
+    #expect(world.notices(to: ada, since: mark).isEmpty)
+    // The next second, Bob is heard again.
+    world.mediaNow += 1_000_000
+    world.receive(.ping(sendTime: 2), from: bob)
+    #expect(world.statistics.dropped.throttled == 1_000 - limit)
   }
 
   // MARK: Audio

@@ -331,10 +331,11 @@ private func startFlowing(
     try startFlowing(&router, bob, to: ada)
     try router.report(subscriber: bob, lossFraction: 0, now: 0)
     #expect(router.estimate(of: bob) == 1_000_000)  // The first report only starts the clock.
+    // Under 2%: growth, doubling a second when no cut came before.
     try router.report(subscriber: bob, lossFraction: 0.01, now: 1_000_000)
-    #expect(abs((router.estimate(of: bob) ?? 0) - 1_080_000) < 1)
+    #expect(abs((router.estimate(of: bob) ?? 0) - 2_000_000) < 1)
     try router.report(subscriber: bob, lossFraction: 0.05, now: 2_000_000)
-    #expect(abs((router.estimate(of: bob) ?? 0) - 1_080_000) < 1)  // Between: hold.
+    #expect(abs((router.estimate(of: bob) ?? 0) - 2_000_000) < 1)  // Between: hold.
     try router.report(subscriber: bob, lossFraction: 0.2, now: 2_100_000)
     // The cut starts from what flows (layer 1, 500 kbit/s) as that is below the estimate.
     #expect(abs((router.estimate(of: bob) ?? 0) - 450_000) < 1)  // × (1 − 0.1)
@@ -464,11 +465,12 @@ private func startFlowing(
     #expect(router.pausedSubscriptions(of: 6).isEmpty)
     // A paused subscription gets nothing, key frame or not.
     #expect(router.route(video(3, layer: 0, key: true), now: 2).recipients.isEmpty)
-    // Growth with no loss: 8% a second. At about 470k one 180p layer fits: the talker's.
+    // Growth with no loss, after the probe wait (2 s), a report every 100 ms. At 450k one
+    // 180p layer fits: the talker's.
     var now: Int64 = 1
     func grow(until estimate: Double) throws {
       while try #require(router.estimate(of: 1)) < estimate {
-        now += 1_000_000
+        now += 100_000
         _ = router.route(audio(3, level: 10), now: now)
         try router.report(subscriber: 1, lossFraction: 0, now: now)
       }

@@ -12,7 +12,8 @@ enum PackageFiles {
   /// The example scenario files, by name.
   static let exampleNames = [
     "quickstart", "share-annotation", "classroom", "churn-1000", "host-crash", "partition-heal",
-    "service-restart", "swarm-classroom", "media-impairments", "tight-downlink",
+    "service-restart", "swarm-classroom", "media-impairments", "tight-downlink", "lossy-viewer",
+    "share-under-cap",
   ]
 
   /// The benchmark's scenarios (`sessionbench simulation`): too large to run as they are in a

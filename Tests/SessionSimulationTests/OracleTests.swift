@@ -41,6 +41,9 @@ import Testing
     }
     func startMedia() -> Bool { base.startMedia() }
     func mediaStatistics() -> MediaPlaneStatistics? { base.mediaStatistics() }
+    func subscriptionsBelowTop(of user: UserID, inSession name: String) -> Int? {
+      base.subscriptionsBelowTop(of: user, inSession: name)
+    }
     func serviceState(ofSession name: String) -> SessionState? {
       base.serviceState(ofSession: name)
     }

@@ -102,6 +102,10 @@ private func datagramError(_ bytes: [UInt8]) -> MediaDecodingError? {
     let datagrams: [MediaDatagram] = [
       .bind(MediaBind(user: 1, credential: 2)), .ping(sendTime: 3), .pong(sendTime: 4),
       .check(nonce: 5), .checkReply(credential: 6, nonce: 7),
+      .feedback(
+        DownlinkFeedback(
+          subscriber: 8, packetsReceived: 9, packetsLost: 10, receiveRate: 11, queueDelay: 12,
+          signal: .overusing)),
     ]
     for datagram in datagrams {
       let bytes = datagram.encode()
@@ -129,7 +133,7 @@ private func datagramError(_ bytes: [UInt8]) -> MediaDecodingError? {
   }
 
   @Test func everyKindHasItsTypeByte() {
-    #expect(MediaDatagram.Kind.allCases.map(\.rawValue) == [1, 2, 3, 4, 5, 6, 7])
+    #expect(MediaDatagram.Kind.allCases.map(\.rawValue) == [1, 2, 3, 4, 5, 6, 7, 8])
     #expect(MediaDatagram.ping(sendTime: 0).kind == .ping)
     #expect(MediaDatagram.pong(sendTime: 0).kind == .pong)
   }
@@ -137,5 +141,22 @@ private func datagramError(_ bytes: [UInt8]) -> MediaDecodingError? {
   @Test func maxSizeCoversEveryKind() {
     #expect(MediaBind.datagramSize <= MediaDatagram.maxSize)
     #expect(ReceiverReport.datagramSize <= MediaDatagram.maxSize)
+    #expect(DownlinkFeedback.datagramSize <= MediaDatagram.maxSize)
+  }
+
+  @Test func feedbackRoundTripsAndRefusesABadSignalOrReservedByte() throws {
+    let feedback = DownlinkFeedback(
+      subscriber: 7, packetsReceived: .max, packetsLost: 3, receiveRate: 300_000,
+      queueDelay: 150_000, signal: .underusing)
+    let bytes = feedback.encode()
+    #expect(bytes.count == DownlinkFeedback.datagramSize)
+    #expect(try MediaDatagram.decode(bytes) == .feedback(feedback))
+    var badSignal = bytes
+    badSignal[22] = 3
+    #expect(datagramError(badSignal) == .badFlags(3))
+    var reserved = bytes
+    reserved[23] = 1
+    #expect(datagramError(reserved) == .badFlags(1))
+    #expect(abs(feedback.lossFraction - 3 / (Double(UInt32.max) + 3)) < 1e-12)
   }
 }

@@ -37,7 +37,16 @@ struct ArbitraryMedia {
   /// A bind, ping or pong with any field values.
   mutating func control() -> MediaDatagram {
     let time = Int64.random(in: Int64.min...Int64.max, using: &random)
-    switch int(in: 0...2) {
+    switch int(in: 0...3) {
+    case 3:
+      return .feedback(
+        DownlinkFeedback(
+          subscriber: UserID(rawValue: UInt32.random(in: 0...UInt32.max, using: &random)),
+          packetsReceived: UInt32.random(in: 0...UInt32.max, using: &random),
+          packetsLost: UInt32.random(in: 0...UInt32.max, using: &random),
+          receiveRate: UInt32.random(in: 0...UInt32.max, using: &random),
+          queueDelay: UInt32.random(in: 0...UInt32.max, using: &random),
+          signal: DownlinkFeedback.DelaySignal.allCases[int(in: 0...2)]))
     case 0:
       return .bind(
         MediaBind(
@@ -242,12 +251,12 @@ private let example = MediaPacket(
     ).encode()
     #expect(packetError(report) == .wrongType(2))
     #expect(reportError(packet) == .wrongType(1))
-    for type in [UInt8(0), 3, 4, 5, 6, 7, 8, 0x81, 0xFF] {
+    for type in [UInt8(0), 3, 4, 5, 6, 7, 8, 9, 0x81, 0xFF] {
       var bytes = packet
       bytes[1] = type
       #expect(packetError(bytes) == .wrongType(type))
       #expect(reportError(bytes) == .wrongType(type))
-      if !(3...7).contains(type) {
+      if !(3...8).contains(type) {
         #expect(throws: MediaDecodingError.wrongType(type)) { try MediaDatagram.decode(bytes) }
       }
     }

@@ -23,7 +23,7 @@ import Testing
         #expect(report.stream.hasValidLayer)
         #expect(encoded == bytes)
         #expect(try ReceiverReport.decode(bytes) == report)
-      case .bind, .ping, .pong, .check, .checkReply:
+      case .bind, .ping, .pong, .check, .checkReply, .feedback:
         #expect(encoded == bytes)
       }
       return nil

@@ -40,7 +40,20 @@ extension MediaSession {
       return .dropped
     }
     let delay = min(Self.maxDelay, max(0, now &- packet.sendTime))
-    switch receivers[position].receive(packet, at: now, delay: delay) {
+    let expectedBefore = receivers[position].expected
+    let receivedBefore = receivers[position].received
+    let outcome = receivers[position].receive(packet, at: now, delay: delay)
+    if key.kind != .audio {
+      feedbackExpected &+= receivers[position].expected &- expectedBefore
+      feedbackReceived &+= receivers[position].received &- receivedBefore
+    }
+    if receivers[position].received != receivedBefore,
+      delayTrend.arrived(
+        bytes: packet.datagramSize, queueing: receivers[position].queueing, at: now)
+    {
+      overuseToReport = true
+    }
+    switch outcome {
     case .duplicate:
       diagnostics.duplicatePackets += 1
       return .dropped
@@ -62,6 +75,36 @@ extension MediaSession {
           firstSequence: frame.firstSequence, isKeyFrame: frame.isKeyFrame,
           sendTime: frame.sendTime, receiveTime: now))
     }
+  }
+
+  /// The least time between two feedbacks while the detector reads overuse, µs.
+  static let overuseFeedbackInterval: Int64 = 150_000
+
+  /// The feedback due at `now`, if any: every ``SessionTransport/DownlinkFeedback/interval``
+  /// while bound and receiving, at once when the detector turns to overusing, and every
+  /// ``overuseFeedbackInterval`` while it stays there (so that the service's cuts follow the
+  /// queue, not the half-second clock).
+  mutating func feedbackDue(at now: Int64) -> DownlinkFeedback? {
+    guard isBound, !receivers.isEmpty else { return nil }
+    let due = nextFeedback.map { now >= $0 } ?? true
+    let early =
+      (overuseToReport || delayTrend.signal == .overusing)
+      && lastFeedback.map { now &- $0 >= Self.overuseFeedbackInterval } ?? true
+    guard due || early else { return nil }
+    delayTrend.idle(at: now)
+    overuseToReport = false
+    lastFeedback = now
+    nextFeedback = now &+ DownlinkFeedback.interval
+    let lost = max(0, feedbackExpected &- feedbackReceived)
+    let feedback = DownlinkFeedback(
+      subscriber: me, packetsReceived: UInt32(clamping: feedbackReceived),
+      packetsLost: UInt32(clamping: lost),
+      receiveRate: UInt32(clamping: Int64(delayTrend.receiveRate(at: now).rounded())),
+      queueDelay: UInt32(clamping: Int64(delayTrend.queueDelay.rounded())),
+      signal: delayTrend.signal)
+    feedbackReceived = 0
+    feedbackExpected = 0
+    return feedback
   }
 
   /// Takes the service's answer to a ping.

@@ -34,6 +34,7 @@ extension MediaSession {
     }
     collectPackets(until: now, previews: previews, into: &out)
     if canSignal { reportTalking(into: &out) }
+    if let feedback = feedbackDue(at: now) { out.datagrams.append(.feedback(feedback)) }
     if let due = nextEvaluation, now >= due {
       // One evaluation however late the tick: a stalled loop does not replay the seconds it
       // missed.

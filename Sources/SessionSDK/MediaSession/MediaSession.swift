@@ -101,6 +101,18 @@ struct MediaSession: Sendable {
   var paused: [StreamKey: (reason: MediaPauseReason, since: Int64)] = [:]
   /// Each subscription's time paused before its current pause, µs.
   var pausedTime: [StreamKey: Int64] = [:]
+  /// The delay-based detector and the receive rate.
+  var delayTrend = DelayTrend()
+  /// Video and share packets received and expected since the last ``DownlinkFeedback``.
+  var feedbackReceived: Int64 = 0
+  var feedbackExpected: Int64 = 0
+  /// When the next feedback is due, µs.
+  var nextFeedback: Int64?
+  /// When the last feedback went, µs.
+  var lastFeedback: Int64?
+  /// Whether the detector turned to overusing since the last feedback: one goes at the next
+  /// tick.
+  var overuseToReport = false
   /// One-way delays of every packet received, per kind.
   var delays = [DelayHistogram](repeating: DelayHistogram(), count: 3)
   /// What could not be used.

@@ -83,6 +83,8 @@ enum OutgoingDatagram: Sendable, Hashable {
   case packet(MediaPacket)
   /// Statistics of a stream received.
   case report(ReceiverReport)
+  /// Feedback on the whole downlink.
+  case feedback(DownlinkFeedback)
   /// Binds the media endpoint to the member, naming its media credential.
   case bind(user: UserID, credential: UInt64)
   /// Answers the service's return-path check.

@@ -64,6 +64,12 @@ struct StreamReceiver: Sendable {
   private var lastTransit: Int64?
   /// The newest packet's send time, for reports.
   private(set) var lastSendTime: Int64 = 0
+  /// The least transit (arrival minus send time) of the stream, µs.
+  private var baseTransit: Int64?
+  /// The newest packet's transit above the stream's least, µs, at most ``maxTransitStep``:
+  /// how long it waited in queues, by the stream's own measure (senders' clocks and their
+  /// uplinks' base delays cancel out). The delay-based detector reads it (`DelayTrend`).
+  private(set) var queueing: Int64 = 0
 
   private var assembly = FrameAssembly()
   private var lastRenderedSendTime = Int64.min
@@ -197,6 +203,15 @@ struct StreamReceiver: Sendable {
       lastSendTime = packet.sendTime
     }
     let transit = now &- packet.sendTime
+    // Clamped to an hour either way, so that a hostile send time cannot overflow the
+    // difference.
+    let bounded = min(max(transit, -3_600_000_000), 3_600_000_000)
+    if let base = baseTransit, bounded >= base {
+      queueing = min(bounded - base, Int64(Self.maxTransitStep))
+    } else {
+      baseTransit = bounded
+      queueing = 0
+    }
     if let lastTransit {
       let step = Int64(min((transit &- lastTransit).magnitude, Self.maxTransitStep))
       jitter16 += step - ((jitter16 + 8) >> 4)

@@ -18,6 +18,7 @@ extension SDKEngine {
       }
       return bytes
     case .report(let report): bytes = report.encode()
+    case .feedback(let feedback): bytes = feedback.encode()
     case .bind(let user, let credential):
       bytes = MediaBind(user: user, credential: credential).encode()
     case .checkReply(let credential, let nonce):
@@ -49,7 +50,7 @@ extension SDKEngine {
       {
         mediaPlane.link?.send(bytes)
       }
-    case .packet, .report, .bind, .ping, .checkReply:
+    case .packet, .report, .feedback, .bind, .ping, .checkReply:
       mediaPlane.session?.diagnostics.unexpectedDatagrams += 1
     }
   }

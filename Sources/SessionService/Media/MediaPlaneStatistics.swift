@@ -35,8 +35,11 @@ public struct MediaPlaneStatistics: Sendable, Hashable {
     public var badCheck: UInt64 = 0
     /// Binds over a member's rate of return-path checks (``SessionService/maxChecksPerSecond``).
     public var checksThrottled: UInt64 = 0
-    /// Reports the router refused (one older than the subscriber's previous report).
+    /// Reports on a stream the member does not watch, and feedback the router refused (one
+    /// older than the subscriber's previous feedback).
     public var badReport: UInt64 = 0
+    /// Pings and feedback over a member's rate (``SessionService/maxControlPerSecond``).
+    public var throttled: UInt64 = 0
     /// Datagrams only the service sends (a pong).
     public var unexpected: UInt64 = 0
 
@@ -46,7 +49,7 @@ public struct MediaPlaneStatistics: Sendable, Hashable {
     /// The sum of every reason.
     public var total: UInt64 {
       malformed &+ unbound &+ spoofed &+ notSending &+ unknownStream &+ badBind &+ badReport
-        &+ unexpected &+ unauthenticated &+ badCheck &+ checksThrottled
+        &+ unexpected &+ unauthenticated &+ badCheck &+ checksThrottled &+ throttled
     }
   }
 
@@ -68,8 +71,10 @@ public struct MediaPlaneStatistics: Sendable, Hashable {
   public var checksSent: UInt64 = 0
   /// Bound endpoints dropped because nothing authentic came from them for the consent timeout.
   public var consentsExpired: UInt64 = 0
-  /// Reports applied to a downlink estimate.
+  /// Per-stream reports accepted (on a stream the member watches).
   public var reportsApplied: UInt64 = 0
+  /// Feedback applied to a downlink estimate.
+  public var feedbackApplied: UInt64 = 0
   /// ``SessionTransport/MediaNotice/keyFrameRequested(_:)`` notices sent to publishers.
   public var keyFrameRequests: UInt64 = 0
   /// ``SessionTransport/MediaNotice/downlinkEstimate(_:)`` notices sent.
@@ -98,7 +103,7 @@ public struct MediaPlaneStatistics: Sendable, Hashable {
     var text =
       "received \(datagramsReceived) (\(bytesReceived) B), routed \(packetsRouted), "
       + "forwarded \(packetsForwarded), binds \(bindsAccepted), checks \(checksSent), "
-      + "pongs \(pongsSent), reports \(reportsApplied), consents expired \(consentsExpired), "
+      + "pongs \(pongsSent), reports \(reportsApplied), feedback \(feedbackApplied), consents expired \(consentsExpired), "
       + "dropped \(dropped.total)"
     let reasons: [(String, UInt64)] = [
       ("malformed", dropped.malformed), ("unbound", dropped.unbound),
@@ -106,6 +111,7 @@ public struct MediaPlaneStatistics: Sendable, Hashable {
       ("notSending", dropped.notSending), ("unknownStream", dropped.unknownStream),
       ("badBind", dropped.badBind), ("badCheck", dropped.badCheck),
       ("checksThrottled", dropped.checksThrottled), ("badReport", dropped.badReport),
+      ("throttled", dropped.throttled),
       ("unexpected", dropped.unexpected),
     ]
     let nonzero = reasons.filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }

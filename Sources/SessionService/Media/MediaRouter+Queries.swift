@@ -100,6 +100,34 @@ extension MediaRouter {
     }
   }
 
+  /// How many of `subscriber`'s video and share subscriptions are not at their top layer now:
+  /// paused, or forwarded a lower layer than the highest the publisher announced within the
+  /// resolution asked for (a subscription whose publisher announced nothing counts as at its
+  /// top). A member whose downlink has recovered has none.
+  ///
+  /// - Parameter subscriber: The member who receives.
+  /// - Returns: The count; 0 for a non-member.
+  /// - Complexity: O(the subscriber's subscriptions).
+  public func subscriptionsBelowTop(of subscriber: UserID) -> Int {
+    guard let position = memberIndex[subscriber] else { return 0 }
+    let member = members[position]
+    var below = 0
+    func check(_ publisher: UserID, _ kind: MediaKind, _ resolution: Resolution) {
+      guard let index = memberIndex[publisher],
+        let entry = fanOuts[FanOutKey(publisher: publisher, kind: kind)]?.entry(of: subscriber)
+      else { return }
+      let layers = members[index].layers(of: kind)
+      guard layers.contains(where: { $0 != nil }) else { return }
+      let top = Self.layer(in: layers, fitting: resolution, budget: .infinity)
+      if entry.paused || entry.selected != top { below += 1 }
+    }
+    for (publisher, resolution) in member.videoSubscriptions {
+      check(publisher, .video, resolution)
+    }
+    if let share = member.shareSubscription { check(share.publisher, .share, share.resolution) }
+    return below
+  }
+
   /// The talkers every member hears now (each member hears them minus themself, plus the
   /// next loudest), loudest first.
   public var loudestSpeakers: [UserID] {

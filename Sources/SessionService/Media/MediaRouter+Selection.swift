@@ -62,13 +62,12 @@ extension MediaRouter {
     for entry in fanOut.entries { select(for: entry.subscriber) }
   }
 
-  // MARK: Receiver reports
+  // MARK: Feedback
 
-  /// Feeds a subscriber's receiver report to its downlink estimate and reselects its layers.
-  ///
-  /// Under 2% loss the estimate grows 8% per second since the previous report; over 10% it is
-  /// cut by half the loss fraction, at most once per 300 ms; between, it holds (see
-  /// ``estimate(of:)``).
+  /// Feeds a subscriber's loss fraction over an interval to its downlink estimate and
+  /// reselects its layers, by the loss-based rules alone (see ``estimate(of:)``): under 2%
+  /// loss the estimate grows, over 10% it is cut by half the loss fraction, at most once per
+  /// 300 ms; between, it holds.
   ///
   /// - Parameters:
   ///   - subscriber: The member reporting.
@@ -80,34 +79,64 @@ extension MediaRouter {
   public mutating func report(
     subscriber: UserID, lossFraction: Double, now: Int64
   ) throws(MediaRouterError) {
-    try report(subscriber: subscriber, lossFraction: lossFraction, packets: nil, now: now)
+    try apply(
+      subscriber: subscriber, lossFraction: lossFraction, packets: nil, delay: nil, now: now)
   }
 
-  /// Feeds a subscriber's receiver report, with its packet counts, to its downlink estimate
-  /// and reselects its layers: as ``report(subscriber:lossFraction:now:)``, and the counts
-  /// decide whether the downlink is congested (the stream allocator may pause then) from the
-  /// loss of every report of the last second together, not from one stream's few packets.
+  /// Feeds a subscriber's packet counts over an interval to its downlink estimate and
+  /// reselects its layers: as ``report(subscriber:lossFraction:now:)``, and heavy loss marks
+  /// the downlink congested (the stream allocator may pause then) only when the last two
+  /// seconds of counts together lost over half.
   ///
   /// - Parameters:
   ///   - subscriber: The member reporting.
-  ///   - packetsReceived: Packets of the stream received since its previous report.
-  ///   - packetsLost: Packets of it lost since then.
+  ///   - packetsReceived: Packets received since its previous report.
+  ///   - packetsLost: Packets lost since then.
   ///   - now: The report's time, µs; not before the subscriber's previous report.
   /// - Throws: As ``report(subscriber:lossFraction:now:)``.
   /// - Complexity: O(the subscriber's subscriptions).
   public mutating func report(
     subscriber: UserID, packetsReceived: UInt32, packetsLost: UInt32, now: Int64
   ) throws(MediaRouterError) {
-    let expected = UInt64(packetsReceived) + UInt64(packetsLost)
-    try report(
-      subscriber: subscriber,
-      lossFraction: expected == 0 ? 0 : Double(packetsLost) / Double(expected),
-      packets: (UInt64(packetsReceived), UInt64(packetsLost)), now: now)
+    try apply(
+      subscriber: subscriber, lossFraction: Self.loss(packetsReceived, packetsLost),
+      packets: (UInt64(packetsReceived), UInt64(packetsLost)), delay: nil, now: now)
   }
 
-  private mutating func report(
+  /// Feeds a subscriber's ``SessionTransport/DownlinkFeedback`` to its downlink estimate and
+  /// reselects its layers: overuse cuts the estimate to 85% of what arrived and marks the
+  /// downlink congested; loss counts as congestion only with a queue behind it (or over 20%);
+  /// growth waits after a cut and then probes (``estimate(of:)``, `Docs/SessionService.md`,
+  /// "Downlink estimate").
+  ///
+  /// Every field is the subscriber's claim: a member that lies moves only its own estimate.
+  ///
+  /// - Parameters:
+  ///   - feedback: The feedback; its `subscriber` is the member reporting.
+  ///   - now: Its arrival time by the caller's clock, µs; not before the subscriber's
+  ///     previous feedback.
+  /// - Throws: ``MediaRouterError/unknownUser``, ``MediaRouterError/timeWentBackwards``;
+  ///   nothing changes then.
+  /// - Complexity: O(the subscriber's subscriptions).
+  public mutating func feedback(_ feedback: DownlinkFeedback, now: Int64) throws(MediaRouterError) {
+    try apply(
+      subscriber: feedback.subscriber,
+      lossFraction: Self.loss(feedback.packetsReceived, feedback.packetsLost),
+      packets: (UInt64(feedback.packetsReceived), UInt64(feedback.packetsLost)),
+      delay: DownlinkEstimate.DelayFigures(
+        signal: feedback.signal, queueDelay: feedback.queueDelay,
+        receiveRate: Double(feedback.receiveRate)),
+      now: now)
+  }
+
+  private static func loss(_ received: UInt32, _ lost: UInt32) -> Double {
+    let expected = UInt64(received) + UInt64(lost)
+    return expected == 0 ? 0 : Double(lost) / Double(expected)
+  }
+
+  private mutating func apply(
     subscriber: UserID, lossFraction: Double, packets: (received: UInt64, lost: UInt64)?,
-    now: Int64
+    delay: DownlinkEstimate.DelayFigures?, now: Int64
   ) throws(MediaRouterError) {
     guard let position = memberIndex[subscriber] else { throw .unknownUser }
     guard lossFraction >= 0, lossFraction <= 1 else { throw .invalidLossFraction }
@@ -120,7 +149,7 @@ extension MediaRouter {
         configuration.initialEstimate,
         configuration.estimateHeadroom * members[position].desiredBitrate))
     members[position].estimate.apply(
-      loss: lossFraction, packets: packets, now: now, ceiling: ceiling,
+      loss: lossFraction, packets: packets, delay: delay, now: now, ceiling: ceiling,
       floor: configuration.minimumEstimate, flowing: flowingBitrate(of: position))
     select(for: subscriber)
   }
@@ -158,9 +187,10 @@ extension MediaRouter {
   /// 3. The kept ones share what is left evenly, each the highest layer that fits its part.
   ///
   /// A paused subscription resumes when a later selection finds room for its lowest layer:
-  /// the estimate grows while nothing is lost (up to what the subscriptions could use), so
-  /// the resumed track is the probe; if it brings loss, the cut pauses it again and the
-  /// estimate's hold, doubled, spaces the next try (10 s, then 20, 40, 60).
+  /// the estimate grows after its probe wait while no queue grows (up to what the
+  /// subscriptions could use), so the resumed track is the probe; if the downlink cannot
+  /// carry it, the subscriber's detector reads overuse, the cut pauses it again, and a longer
+  /// wait (2 s, then 3) spaces the next try.
   mutating func select(for subscriber: UserID) {
     guard let position = memberIndex[subscriber] else { return }
     let member = members[position]

@@ -185,6 +185,20 @@ extension ScenarioRunner {
     return summary
   }
 
+  /// `expect.media.recoverWithin`, at that long after the last timed fault ended: every peer in
+  /// the session has each subscription at its top layer, none paused, as the service forwards.
+  func checkRecovery(within: SimDuration) {
+    for peer in peers where peer.canAct && peer.isInSession {
+      guard let user = peer.userID,
+        let below = world.subscriptionsBelowTop(of: user, inSession: scenario.session.name),
+        below > 0
+      else { continue }
+      fail(
+        "media", peer: peer.name,
+        "\(below) subscriptions below their top layer or paused \(within) after the last fault")
+    }
+  }
+
   /// Checks `expect.media` against the summary.
   func checkMedia(_ summary: MediaSummary) {
     guard let expect = scenario.expect.media else { return }

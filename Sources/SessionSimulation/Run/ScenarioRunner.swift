@@ -297,6 +297,14 @@ public final class ScenarioRunner: @unchecked Sendable {
     for assertion in scenario.expect.assertions {
       schedule(at: assertion.at.milliseconds) { $0.check(assertion) }
     }
+    if let within = scenario.expect.media?.recoverWithin {
+      let ends = scenario.faults.compactMap { fault in
+        fault.duration.map { fault.at.milliseconds &+ $0.milliseconds }
+      }
+      if let last = ends.max() {
+        schedule(at: last &+ within.milliseconds) { $0.checkRecovery(within: within) }
+      }
+    }
   }
 
   /// Schedules work for this runner at `elapsed` milliseconds.

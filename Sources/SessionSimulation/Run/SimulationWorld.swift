@@ -62,6 +62,15 @@ public protocol SimulationWorld: AnyObject {
   ///
   /// - Returns: The counts; `nil` when the service is down or has no media plane.
   func mediaStatistics() -> MediaPlaneStatistics?
+  /// How many of a member's subscriptions the service forwards below their top layer or
+  /// paused (``SessionService/MediaRouter/subscriptionsBelowTop(of:)``), if the service lives
+  /// and has a media plane (on the world's domain).
+  ///
+  /// - Parameters:
+  ///   - user: The member.
+  ///   - name: The session name.
+  /// - Returns: The count; `nil` when the service is down or has no media plane.
+  func subscriptionsBelowTop(of user: UserID, inSession name: String) -> Int?
   /// The peer's clock in milliseconds since 1970 (on the world's domain).
   ///
   /// - Parameter peer: The peer's name.

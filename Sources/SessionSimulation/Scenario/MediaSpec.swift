@@ -141,6 +141,10 @@ public struct MediaExpectations: Sendable, Hashable, Codable {
   /// The most tracks the service's stream allocator may hold paused for any one peer at the
   /// end (paused tracks are not counted by ``tracks``).
   public var maxPausedTracks: Int?
+  /// How soon after the last timed fault ends every peer's subscriptions must be back at
+  /// their top layer, none paused (the service's view): a downlink that recovered is used
+  /// again.
+  public var recoverWithin: SimDuration?
 
   /// Creates expectations.
   ///
@@ -149,10 +153,12 @@ public struct MediaExpectations: Sendable, Hashable, Codable {
   ///   - maxLossPercent: The loss bound.
   ///   - maxP99DelayMs: The delay bound.
   ///   - maxPausedTracks: The bound on tracks paused at the end, per peer.
+  ///   - recoverWithin: How soon after the last timed fault every subscription is at its top.
   public init(
     tracks: Bool = true, maxLossPercent: Double? = nil, maxP99DelayMs: Double? = nil,
-    maxPausedTracks: Int? = nil
+    maxPausedTracks: Int? = nil, recoverWithin: SimDuration? = nil
   ) {
+    self.recoverWithin = recoverWithin
     self.tracks = tracks
     self.maxLossPercent = maxLossPercent
     self.maxP99DelayMs = maxP99DelayMs
@@ -160,7 +166,7 @@ public struct MediaExpectations: Sendable, Hashable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case tracks, maxLossPercent, maxP99DelayMs, maxPausedTracks
+    case tracks, maxLossPercent, maxP99DelayMs, maxPausedTracks, recoverWithin
   }
 
   /// Decodes expectations; missing keys take their defaults.
@@ -173,5 +179,6 @@ public struct MediaExpectations: Sendable, Hashable, Codable {
     maxLossPercent = try container.decodeIfPresent(Double.self, forKey: .maxLossPercent)
     maxP99DelayMs = try container.decodeIfPresent(Double.self, forKey: .maxP99DelayMs)
     maxPausedTracks = try container.decodeIfPresent(Int.self, forKey: .maxPausedTracks)
+    recoverWithin = try container.decodeIfPresent(SimDuration.self, forKey: .recoverWithin)
   }
 }

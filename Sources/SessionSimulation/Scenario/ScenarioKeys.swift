@@ -71,7 +71,8 @@ enum ScenarioKeys {
         ["invariants", "convergence", "liveness", "delivery", "assertions", "media"],
         [
           "assertions": .array(assertion),
-          "media": .object(["tracks", "maxLossPercent", "maxP99DelayMs", "maxPausedTracks"], [:]),
+          "media": .object(
+            ["tracks", "maxLossPercent", "maxP99DelayMs", "maxPausedTracks", "recoverWithin"], [:]),
         ]),
     ])
 

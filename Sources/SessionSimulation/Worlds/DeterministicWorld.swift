@@ -109,6 +109,17 @@ public final class DeterministicWorld: SimulationWorld {
     hasMedia && network.isHostRunning ? tap.service.mediaStatistics : nil
   }
 
+  /// How many of a member's subscriptions are below their top layer or paused.
+  ///
+  /// - Parameters:
+  ///   - user: The member.
+  ///   - name: The session name.
+  /// - Returns: The count, if the service lives with a media plane.
+  public func subscriptionsBelowTop(of user: UserID, inSession name: String) -> Int? {
+    guard hasMedia, network.isHostRunning else { return nil }
+    return tap.service.mediaRouter(ofSession: name)?.subscriptionsBelowTop(of: user)
+  }
+
   /// The peer's clock, in milliseconds since 1970.
   ///
   /// - Parameter peer: The peer's name.

@@ -1,6 +1,7 @@
 import SessionCore
 
-/// A datagram on the media channel: a ``MediaPacket``, a ``ReceiverReport``, or one of the
+/// A datagram on the media channel: a ``MediaPacket``, a ``ReceiverReport``, a
+/// ``DownlinkFeedback``, or one of the
 /// channel's control datagrams (a ``MediaBind``, a return-path check and its reply, a ping or a
 /// pong).
 ///
@@ -17,6 +18,8 @@ public enum MediaDatagram: Sendable, Hashable {
   case packet(MediaPacket)
   /// A subscriber's statistics for one stream.
   case report(ReceiverReport)
+  /// A subscriber's feedback on its whole downlink (peer to service).
+  case feedback(DownlinkFeedback)
   /// A peer binds its endpoint to a member (peer to service).
   case bind(MediaBind)
   /// A round-trip probe, peer to service: `sendTime` µs on the peer's clock.
@@ -53,6 +56,8 @@ public enum MediaDatagram: Sendable, Hashable {
     case check = 6
     /// A check reply.
     case checkReply = 7
+    /// A ``DownlinkFeedback``.
+    case feedback = 8
   }
 
   /// The size of the largest media datagram body of any type, in bytes (the tag adds
@@ -64,6 +69,7 @@ public enum MediaDatagram: Sendable, Hashable {
     switch self {
     case .packet: .packet
     case .report: .report
+    case .feedback: .feedback
     case .bind: .bind
     case .ping: .ping
     case .pong: .pong
@@ -84,11 +90,12 @@ public enum MediaDatagram: Sendable, Hashable {
 
   /// The datagram's bytes.
   ///
-  /// - Returns: The encoding of the packet, report, bind, ping or pong.
+  /// - Returns: The encoding of the packet, report, feedback, bind, ping or pong.
   public func encode() -> [UInt8] {
     switch self {
     case .packet(let packet): packet.encode()
     case .report(let report): report.encode()
+    case .feedback(let feedback): feedback.encode()
     case .bind(let bind): bind.encode()
     case .ping(let sendTime): MediaProbe.encode(.ping, sendTime: sendTime)
     case .pong(let sendTime): MediaProbe.encode(.pong, sendTime: sendTime)
@@ -122,6 +129,7 @@ public enum MediaDatagram: Sendable, Hashable {
     switch Kind(rawValue: type) {
     case .packet: return .packet(try MediaPacket.decodeBody(buffer))
     case .report: return .report(try ReceiverReport.decodeBody(buffer))
+    case .feedback: return .feedback(try DownlinkFeedback.decodeBody(buffer))
     case .bind: return .bind(try MediaBind.decodeBody(buffer))
     case .ping: return .ping(sendTime: try MediaProbe.decodeBody(buffer))
     case .pong: return .pong(sendTime: try MediaProbe.decodeBody(buffer))
