@@ -761,7 +761,7 @@ import Testing
     #expect(world.statistics.dropped.throttled == 1_000 - limit)
     #expect(world.statistics.pongsSent + world.statistics.feedbackApplied == limit)
     // Ada's stream still reaches Bob, and Ada heard nothing of it.
-    #expect(MediaWorld.recipients(world.send(.video, layer: 0, of: ada)).count <= 1)
+    #expect(MediaWorld.recipients(world.send(.video, layer: 2, of: ada)) == [bob.endpoint])
     #expect(world.notices(to: ada, since: mark).isEmpty)
     // The next second, Bob is heard again.
     world.mediaNow += 1_000_000

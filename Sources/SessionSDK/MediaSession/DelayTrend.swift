@@ -82,14 +82,14 @@ struct DelayTrend: Sendable {
   private var bucketIndex: Int64 = 0
 
   /// Takes one packet: its bytes count toward the receive rate, its queueing delay toward the
-  /// window's least, and when it starts a new group the previous one closes.
+  /// window's least, and when it starts a new group the previous one closes (a turn to
+  /// overusing is kept in ``lastOveruse``).
   ///
   /// - Parameters:
   ///   - bytes: The datagram's size.
   ///   - queueing: Its queueing delay, µs (``StreamReceiver/queueing``).
   ///   - now: When it arrived, µs.
-  /// - Returns: Whether the detector turned to overusing.
-  mutating func arrived(bytes: Int, queueing: Int64, at now: Int64) -> Bool {
+  mutating func arrived(bytes: Int, queueing: Int64, at now: Int64) {
     advanceBuckets(to: now)
     buckets[Int(bucketIndex % Int64(Self.rateBuckets))] &+= Int64(bytes)
     // The monotonic queue: what is older than the span, or not less than this packet, can
@@ -107,11 +107,11 @@ struct DelayTrend: Sendable {
     recent.append((now, queueing))
     guard let start = groupStart else {
       groupStart = now
-      return false
+      return
     }
-    guard now &- start >= Self.groupSpan else { return false }
+    guard now &- start >= Self.groupSpan else { return }
     groupStart = now
-    return closeGroup(sample: recent[minimumHead].queueing, at: now)
+    closeGroup(sample: recent[minimumHead].queueing, at: now)
   }
 
   /// Moves the receive rate's window to the bucket of `now`, emptying the buckets passed.
@@ -165,8 +165,7 @@ struct DelayTrend: Sendable {
   /// - Parameters:
   ///   - sample: The group's queueing delay, µs.
   ///   - now: The group's end, µs.
-  /// - Returns: Whether the detector turned to overusing.
-  private mutating func closeGroup(sample: Int64, at now: Int64) -> Bool {
+  private mutating func closeGroup(sample: Int64, at now: Int64) {
     let time = Double(now) / 1_000
     let delay = Double(sample) / 1_000
     let value = smoothed.map { Self.smoothing * $0 + (1 - Self.smoothing) * delay } ?? delay
@@ -179,7 +178,7 @@ struct DelayTrend: Sendable {
       next = (next + 1) % Self.windowSize
     }
     sampleCount = min(sampleCount + 1, Self.maxSampleCount)
-    guard samples.count >= 2, let slope = Self.slope(samples) else { return false }
+    guard samples.count >= 2, let slope = Self.slope(samples) else { return }
     let trend = slope * Double(sampleCount) * Self.gain
     let gap = lastSampleTime.map { min(100, max(0, time - $0)) } ?? 0
     lastSampleTime = time
@@ -203,9 +202,7 @@ struct DelayTrend: Sendable {
     }
     previousTrend = trend
     updateThreshold(trend, at: time)
-    guard signal == .overusing, before != .overusing else { return false }
-    lastOveruse = now
-    return true
+    if signal == .overusing, before != .overusing { lastOveruse = now }
   }
 
   private mutating func updateThreshold(_ trend: Double, at time: Double) {

@@ -47,11 +47,9 @@ extension MediaSession {
       feedbackExpected &+= receivers[position].expected &- expectedBefore
       feedbackReceived &+= receivers[position].received &- receivedBefore
     }
-    if receivers[position].received != receivedBefore,
+    if receivers[position].received != receivedBefore {
       delayTrend.arrived(
         bytes: packet.datagramSize, queueing: receivers[position].queueing, at: now)
-    {
-      overuseToReport = true
     }
     switch outcome {
     case .duplicate:
@@ -87,12 +85,15 @@ extension MediaSession {
   mutating func feedbackDue(at now: Int64) -> DownlinkFeedback? {
     guard isBound, !receivers.isEmpty else { return nil }
     let due = nextFeedback.map { now >= $0 } ?? true
+    // Overuse since the last feedback (even one the detector has left again), or overuse now.
+    let overuseSince = delayTrend.lastOveruse.map { turned in
+      lastFeedback.map { turned > $0 } ?? true
+    }
     let early =
-      (overuseToReport || delayTrend.signal == .overusing)
+      (overuseSince == true || delayTrend.signal == .overusing)
       && lastFeedback.map { now &- $0 >= Self.overuseFeedbackInterval } ?? true
     guard due || early else { return nil }
     delayTrend.idle(at: now)
-    overuseToReport = false
     lastFeedback = now
     nextFeedback = now &+ DownlinkFeedback.interval
     let lost = max(0, feedbackExpected &- feedbackReceived)

@@ -110,9 +110,6 @@ struct MediaSession: Sendable {
   var nextFeedback: Int64?
   /// When the last feedback went, µs.
   var lastFeedback: Int64?
-  /// Whether the detector turned to overusing since the last feedback: one goes at the next
-  /// tick.
-  var overuseToReport = false
   /// One-way delays of every packet received, per kind.
   var delays = [DelayHistogram](repeating: DelayHistogram(), count: 3)
   /// What could not be used.

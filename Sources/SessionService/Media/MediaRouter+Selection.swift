@@ -120,8 +120,7 @@ extension MediaRouter {
   /// - Complexity: O(the subscriber's subscriptions).
   public mutating func feedback(_ feedback: DownlinkFeedback, now: Int64) throws(MediaRouterError) {
     try apply(
-      subscriber: feedback.subscriber,
-      lossFraction: Self.loss(feedback.packetsReceived, feedback.packetsLost),
+      subscriber: feedback.subscriber, lossFraction: feedback.lossFraction,
       packets: (UInt64(feedback.packetsReceived), UInt64(feedback.packetsLost)),
       delay: DownlinkEstimate.DelayFigures(
         signal: feedback.signal, queueDelay: feedback.queueDelay,
