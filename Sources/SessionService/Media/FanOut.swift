@@ -25,6 +25,8 @@ struct FanOut: Sendable {
     var paused = false
     /// Counters per layer.
     var counters = LayerCounters()
+    /// Where the subscriber's media goes now, if anywhere (the router's copy).
+    var endpoint: MediaEndpointID?
   }
 
   /// Counters for each of up to ``StreamID/maxLayers`` layers, stored inline: a forwarded copy
@@ -39,6 +41,7 @@ struct FanOut: Sendable {
     static let count = 3
 
     /// The counters of `layer`, below ``count``.
+    @inline(__always)
     subscript(layer: Int) -> StreamCounters {
       get {
         switch layer {
@@ -82,14 +85,24 @@ struct FanOut: Sendable {
   }
 
   /// Adds a subscription, or changes its resolution if it exists.
-  mutating func subscribe(_ subscriber: UserID, resolution: MediaRouter.Resolution) {
+  mutating func subscribe(
+    _ subscriber: UserID, resolution: MediaRouter.Resolution, endpoint: MediaEndpointID?
+  ) {
     if let position = index[subscriber] {
       entries[position].resolution = resolution
       return
     }
     index[subscriber] = entries.count
     entries.append(
-      Entry(subscriber: subscriber, resolution: resolution, selected: nil, target: nil))
+      Entry(
+        subscriber: subscriber, resolution: resolution, selected: nil, target: nil,
+        endpoint: endpoint))
+  }
+
+  /// Sets the endpoint of `subscriber`'s entry, if subscribed.
+  mutating func setEndpoint(_ endpoint: MediaEndpointID?, of subscriber: UserID) {
+    guard let position = index[subscriber] else { return }
+    entries[position].endpoint = endpoint
   }
 
   /// Removes a subscription; returns whether there was one.
@@ -142,6 +155,35 @@ struct FanOut: Sendable {
     _ packet: MediaPacket, now: Int64, requestInterval: Int64,
     into outputs: inout [RouterOutput], totals: inout RouterTotals
   ) {
+    let wantsKeyFrame = route(
+      packet, now: now, requestInterval: requestInterval, totals: &totals
+    ) { entry in outputs.append(.forward(to: entry.subscriber, packet: packet)) }
+    if wantsKeyFrame { outputs.append(.requestKeyFrame(packet.stream)) }
+  }
+
+  /// Forwards one packet as ``route(_:now:requestInterval:into:totals:)`` does, listing the
+  /// endpoint of each subscriber it goes to (those with none are counted as forwarded and
+  /// listed nowhere): the service's per-packet path, with no output value or look-up per copy.
+  ///
+  /// - Returns: Whether a key frame of the packet's stream should be asked for.
+  mutating func route(
+    _ packet: MediaPacket, now: Int64, requestInterval: Int64,
+    endpoints: inout [MediaEndpointID], totals: inout RouterTotals
+  ) -> Bool {
+    route(packet, now: now, requestInterval: requestInterval, totals: &totals) { entry in
+      if let endpoint = entry.endpoint { endpoints.append(endpoint) }
+    }
+  }
+
+  /// The one fan-out loop: switches those waiting for the packet's layer at a key frame,
+  /// counts, and calls `forward` for each entry the packet goes to.
+  ///
+  /// - Returns: Whether a key frame should be asked for (noted as asked).
+  @inline(__always)
+  private mutating func route(
+    _ packet: MediaPacket, now: Int64, requestInterval: Int64, totals: inout RouterTotals,
+    forward: (borrowing Entry) -> Void
+  ) -> Bool {
     let layer = packet.stream.layer
     let slot = Int(layer)
     var waiting = false
@@ -158,7 +200,7 @@ struct FanOut: Sendable {
         }
         if entries[position].selected == layer {
           entries[position].counters[slot].forwarded(packet.payloadBytes)
-          outputs.append(.forward(to: entries[position].subscriber, packet: packet))
+          forward(entries[position])
           forwarded &+= 1
         } else {
           entries[position].counters[slot].droppedBySelection &+= 1
@@ -168,15 +210,14 @@ struct FanOut: Sendable {
     totals.forwardedPackets &+= forwarded
     totals.forwardedBytes &+= forwarded &* UInt64(packet.payloadBytes)
     totals.droppedBySelection &+= UInt64(entries.count) &- forwarded
-    if waiting {
-      if let last = lastKeyFrameRequest[slot],
-        microseconds(from: last, to: now) < requestInterval, now >= last
-      {
-        return
-      }
-      lastKeyFrameRequest[slot] = now
-      totals.keyFrameRequests &+= 1
-      outputs.append(.requestKeyFrame(packet.stream))
+    guard waiting else { return false }
+    if let last = lastKeyFrameRequest[slot],
+      microseconds(from: last, to: now) < requestInterval, now >= last
+    {
+      return false
     }
+    lastKeyFrameRequest[slot] = now
+    totals.keyFrameRequests &+= 1
+    return true
   }
 }

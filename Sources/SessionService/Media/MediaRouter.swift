@@ -76,6 +76,10 @@ public struct MediaRouter: Sendable {
     var audioRouted: UInt64 = 0
     /// Audio received from each talker.
     var audioReceived: [UserID: AudioReceipt] = [:]
+    /// Where the member's media goes, as its owner set it (``setEndpoint(_:of:)``); each of
+    /// its subscriptions holds a copy, so that a packet's fan-out lists endpoints with no
+    /// look-up per copy.
+    var endpoint: MediaEndpointID?
 
     /// Whether `stream`, one of this member's, was announced; false for a layer out of range.
     func hasAnnounced(_ stream: StreamID) -> Bool {
@@ -295,9 +299,28 @@ public struct MediaRouter: Sendable {
     }
     let layerCount = kind == .video ? Self.maxVideoLayers : 1
     fanOuts[key, default: FanOut(layerCount: layerCount)].subscribe(
-      subscriber, resolution: resolution)
+      subscriber, resolution: resolution, endpoint: members[position].endpoint)
     select(for: subscriber)
     return .subscribed
+  }
+
+  /// Sets where `user`'s media goes (its bound endpoint, or `nil` when it has none):
+  /// ``route(_:now:endpoints:keyFrames:)`` lists it for each packet `user` is forwarded.
+  ///
+  /// - Parameters:
+  ///   - endpoint: The endpoint, or `nil`.
+  ///   - user: The member; a non-member changes nothing.
+  /// - Complexity: O(the member's subscriptions).
+  package mutating func setEndpoint(_ endpoint: MediaEndpointID?, of user: UserID) {
+    guard let position = memberIndex[user] else { return }
+    members[position].endpoint = endpoint
+    for publisher in members[position].videoSubscriptions.keys {
+      fanOuts[FanOutKey(publisher: publisher, kind: .video)]?.setEndpoint(endpoint, of: user)
+    }
+    if let share = members[position].shareSubscription {
+      fanOuts[FanOutKey(publisher: share.publisher, kind: .share)]?.setEndpoint(
+        endpoint, of: user)
+    }
   }
 
   /// Ends a subscription: no packet of it is forwarded after this call.

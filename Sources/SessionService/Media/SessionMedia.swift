@@ -92,6 +92,7 @@ struct SessionMedia {
     let previous = member.endpoint
     member.endpoint = endpoint
     members[user] = member
+    router.setEndpoint(endpoint, of: user)
     return previous == endpoint ? nil : previous
   }
 
@@ -100,6 +101,7 @@ struct SessionMedia {
     guard var member = members[user], member.endpoint == endpoint else { return }
     member.endpoint = nil
     members[user] = member
+    router.setEndpoint(nil, of: user)
   }
 
   /// Records the estimate sent to `user`.
@@ -127,10 +129,19 @@ struct SessionMedia {
   }
 
   /// Routes an accepted packet: the endpoints it goes to, skipping subscribers with none; key
-  /// frames to ask for are left in ``keyFrameRequests``.
+  /// frames to ask for are left in ``keyFrameRequests``. Video and share go through the
+  /// router's endpoint lists (no output or look-up per copy); audio, numbered per listener,
+  /// through its outputs.
   mutating func route(_ packet: MediaPacket, now: Int64) -> Routed {
-    scratch.removeAll(keepingCapacity: true)
     if !keyFrameRequests.isEmpty { keyFrameRequests.removeAll(keepingCapacity: true) }
+    endpointScratch.removeAll(keepingCapacity: true)
+    guard packet.stream.kind == .audio else {
+      let taken = router.route(
+        packet, now: now, endpoints: &endpointScratch, keyFrames: &keyFrameRequests)
+      return Routed(
+        endpoints: endpointScratch, refused: !taken, wantsKeyFrames: !keyFrameRequests.isEmpty)
+    }
+    scratch.removeAll(keepingCapacity: true)
     let refusedBefore =
       router.totals.rejectedUnknownStream &+ router.totals.rejectedUnknownPublisher
     router.route(packet, now: now, into: &scratch)
@@ -139,22 +150,20 @@ struct SessionMedia {
       != refusedBefore
     var routed = Routed(endpoints: [], refused: refused)
     guard !scratch.isEmpty else { return routed }
-    endpointScratch.removeAll(keepingCapacity: true)
     sequenceScratch.removeAll(keepingCapacity: true)
-    let numbered = packet.stream.kind == .audio
     for output in scratch {
       switch output {
       case .forward(let subscriber, let forwarded):
         guard let endpoint = members[subscriber]?.endpoint else { continue }
         endpointScratch.append(endpoint)
-        if numbered { sequenceScratch.append(forwarded.sequence) }
+        sequenceScratch.append(forwarded.sequence)
       case .requestKeyFrame(let stream):
         keyFrameRequests.append(stream)
         routed.wantsKeyFrames = true
       }
     }
     routed.endpoints = endpointScratch
-    if numbered { routed.sequences = sequenceScratch }
+    routed.sequences = sequenceScratch
     return routed
   }
 }
