@@ -312,6 +312,52 @@ private func startFlowing(
     #expect(router.subscription(of: bob, to: ada, kind: .video)?.selectedLayer == 1)
   }
 
+  @Test func theEndpointRouteListsEachSubscribersEndpointAsItIsNow() throws {
+    var router = makeRouter()
+    try announceSimulcast(&router, for: ada)
+    // Bob bound before subscribing, Cy after: both are listed.
+    router.setEndpoint(MediaEndpointID(20), of: bob)
+    #expect(router.subscribe(bob, to: ada, kind: .video, resolution: .auto) == .subscribed)
+    #expect(router.subscribe(cy, to: ada, kind: .video, resolution: .auto) == .subscribed)
+    router.setEndpoint(MediaEndpointID(30), of: cy)
+    func route(_ packet: MediaPacket) -> (endpoints: [MediaEndpointID], keyFrames: [StreamID]) {
+      var endpoints: [MediaEndpointID] = []
+      var keyFrames: [StreamID] = []
+      #expect(router.route(packet, now: 0, endpoints: &endpoints, keyFrames: &keyFrames))
+      return (endpoints, keyFrames)
+    }
+    // A delta frame before any key frame reaches nobody and asks for a key frame, as the
+    // output route does.
+    let waiting = route(video(ada, layer: 2))
+    #expect(waiting.endpoints.isEmpty)
+    #expect(waiting.keyFrames == [StreamID(user: ada, kind: .video, layer: 2)])
+    #expect(
+      route(video(ada, layer: 2, key: true)).endpoints == [
+        MediaEndpointID(20), MediaEndpointID(30),
+      ])
+    // Cy rebinds elsewhere, Bob loses his endpoint: the next packet follows at once.
+    router.setEndpoint(MediaEndpointID(31), of: cy)
+    router.setEndpoint(nil, of: bob)
+    #expect(route(video(ada, layer: 2)).endpoints == [MediaEndpointID(31)])
+    // Counted as forwarded either way, as the output route counts a subscriber with no
+    // endpoint.
+    #expect(
+      router.counters(of: bob, for: StreamID(user: ada, kind: .video, layer: 2))?.forwardedPackets
+        == 2)
+    // Audio, an unknown publisher or a stream never announced are refused and counted.
+    var endpoints: [MediaEndpointID] = []
+    var keyFrames: [StreamID] = []
+    let refusedBefore = router.totals.rejectedUnknownStream
+    #expect(
+      !router.route(audio(ada, level: 10), now: 1, endpoints: &endpoints, keyFrames: &keyFrames))
+    #expect(
+      !router.route(video(bob, layer: 0), now: 1, endpoints: &endpoints, keyFrames: &keyFrames))
+    #expect(router.totals.rejectedUnknownStream == refusedBefore + 2)
+    #expect(
+      !router.route(video(99, layer: 0), now: 1, endpoints: &endpoints, keyFrames: &keyFrames))
+    #expect(endpoints.isEmpty && keyFrames.isEmpty)
+  }
+
   @Test func aNewSubscriptionStartsAtAKeyFrame() throws {
     var router = makeRouter()
     try announceSimulcast(&router, for: ada)
