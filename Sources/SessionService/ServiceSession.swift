@@ -72,7 +72,10 @@ final class ServiceSession {
   /// The stamp of each chat message still in the state.
   var messageStamps: [String: UInt64] = [:]
   /// The session's media plane: its router and its members' endpoints.
-  var media: SessionMedia
+  // Unchecked exclusivity: the service's isolation domain owns the session, and no access to
+  // `media` calls out of the service while it lasts (the media output is called after the
+  // route returns), so two can never overlap; the dynamic check cost a TLS look-up a packet.
+  @exclusivity(unchecked) var media: SessionMedia
 
   init(
     key: String, name: String, id: String, number: UInt64, idleTimeout: Int64,

@@ -13,7 +13,8 @@ final class MediaIdentity {
   /// The check outstanding: the address it went to, its nonce, when it went (µs).
   var pendingCheck: (endpoint: MediaEndpointID, nonce: UInt64, sentAt: Int64)?
   /// When something authentic last came from the bound endpoint, µs.
-  var lastHeard: Int64 = 0
+  // Unchecked exclusivity: set in one statement a datagram on the service's isolation domain.
+  @exclusivity(unchecked) var lastHeard: Int64 = 0
   /// The start of the current second of checks, and the checks sent in it.
   var checkWindow: (start: Int64?, count: Int) = (nil, 0)
   /// The start of the current second of pings and feedback, and how many came in it.
@@ -99,8 +100,8 @@ extension SessionService: MediaHost {
     _ buffer: UnsafeRawBufferPointer, bytes: [UInt8]?, from endpoint: MediaEndpointID,
     now: Int64
   ) {
-    mediaStatistics.datagramsReceived &+= 1
-    mediaStatistics.bytesReceived &+= UInt64(buffer.count)
+    mediaCounters.datagramsReceived &+= 1
+    mediaCounters.bytesReceived &+= UInt64(buffer.count)
     if now >= nextConsentSweep { sweepConsent(now: now) }
     guard let body = MediaDatagram.body(ofSealed: buffer), body.count >= 2 else {
       refuseMalformed(.truncated(count: buffer.count, needed: 2 + MediaDatagram.trailerSize))
@@ -114,11 +115,11 @@ extension SessionService: MediaHost {
     // Everything else comes from a bound endpoint, under its member's key: a flood from
     // unbound addresses costs a lookup, never a MAC.
     guard let identity = mediaEndpoints[endpoint] else {
-      if decodeOrRefuse(body) != nil { mediaStatistics.dropped.unbound &+= 1 }
+      if decodeOrRefuse(body) != nil { mediaCounters.dropped.unbound &+= 1 }
       return
     }
     guard identity.authenticator.isAuthentic(buffer) else {
-      mediaStatistics.dropped.unauthenticated &+= 1
+      mediaCounters.dropped.unauthenticated &+= 1
       return
     }
     guard let datagram = decodeOrRefuse(body) else { return }
@@ -133,13 +134,13 @@ extension SessionService: MediaHost {
       handleFeedback(feedback, from: identity, now: now)
     case .ping(let sendTime):
       guard admitControl(from: identity, now: now) else { return }
-      mediaStatistics.pongsSent &+= 1
+      mediaCounters.pongsSent &+= 1
       mediaOutput(
         .send(
           identity.authenticator.sealed(MediaDatagram.pong(sendTime: sendTime).encode()),
           to: endpoint))
     case .pong, .check, .bind, .checkReply:
-      mediaStatistics.dropped.unexpected &+= 1
+      mediaCounters.dropped.unexpected &+= 1
     }
   }
 
@@ -157,7 +158,7 @@ extension SessionService: MediaHost {
       identity.controlWindow = (now, 0)
     }
     guard identity.controlWindow.count < Self.maxControlPerSecond else {
-      mediaStatistics.dropped.throttled &+= 1
+      mediaCounters.dropped.throttled &+= 1
       return false
     }
     identity.controlWindow.count += 1
@@ -165,8 +166,8 @@ extension SessionService: MediaHost {
   }
 
   private func refuseMalformed(_ error: MediaDecodingError) {
-    mediaStatistics.dropped.malformed &+= 1
-    mediaStatistics.malformedReasons[error.reason, default: 0] &+= 1
+    mediaCounters.dropped.malformed &+= 1
+    mediaCounters.malformedReasons[error.reason, default: 0] &+= 1
   }
 
   /// The body decoded, or `nil` after counting it malformed by its reason.
@@ -191,21 +192,21 @@ extension SessionService: MediaHost {
     case .bind(let bind): credential = bind.credential
     case .checkReply(let id, _): credential = id
     default:
-      mediaStatistics.dropped.unexpected &+= 1
+      mediaCounters.dropped.unexpected &+= 1
       return
     }
     guard let identity = mediaCredentials[credential] else {
-      mediaStatistics.dropped.badBind &+= 1
+      mediaCounters.dropped.badBind &+= 1
       return
     }
     guard identity.authenticator.isAuthentic(buffer) else {
-      mediaStatistics.dropped.unauthenticated &+= 1
+      mediaCounters.dropped.unauthenticated &+= 1
       return
     }
     switch datagram {
     case .bind(let bind):
       guard bind.user == identity.user else {
-        mediaStatistics.dropped.badBind &+= 1
+        mediaCounters.dropped.badBind &+= 1
         return
       }
       handleBind(from: identity, endpoint: endpoint, now: now)
@@ -229,7 +230,7 @@ extension SessionService: MediaHost {
     if session.media.member(identity.user)?.endpoint == endpoint {
       // Already bound here (a repeated bind, or a rebind after a resume): no check needed.
       identity.lastHeard = now
-      mediaStatistics.bindsAccepted &+= 1
+      mediaCounters.bindsAccepted &+= 1
       if let connection = session.members[identity.user]?.connection {
         send(.media(.bound), to: connection)
       }
@@ -241,7 +242,7 @@ extension SessionService: MediaHost {
       identity.checkWindow = (now, 0)
     }
     guard identity.checkWindow.count < Self.maxChecksPerSecond else {
-      mediaStatistics.dropped.checksThrottled &+= 1
+      mediaCounters.dropped.checksThrottled &+= 1
       return
     }
     identity.checkWindow.count += 1
@@ -254,7 +255,7 @@ extension SessionService: MediaHost {
       nonce = secrets.next(for: .checkNonce)
       identity.pendingCheck = (endpoint, nonce, now)
     }
-    mediaStatistics.checksSent &+= 1
+    mediaCounters.checksSent &+= 1
     mediaOutput(
       .send(identity.authenticator.sealed(MediaDatagram.check(nonce: nonce).encode()), to: endpoint)
     )
@@ -267,13 +268,13 @@ extension SessionService: MediaHost {
       secretsEqual(pending.nonce, nonce), now >= pending.sentAt,
       now &- pending.sentAt < Self.checkLifetime
     else {
-      mediaStatistics.dropped.badCheck &+= 1
+      mediaCounters.dropped.badCheck &+= 1
       return
     }
     identity.pendingCheck = nil
     let session = identity.session
     guard session.members[identity.user] != nil else {
-      mediaStatistics.dropped.badCheck &+= 1
+      mediaCounters.dropped.badCheck &+= 1
       return
     }
     if let holder = mediaEndpoints[endpoint], holder !== identity {
@@ -289,7 +290,7 @@ extension SessionService: MediaHost {
     mediaEndpoints[endpoint] = identity
     identity.lastHeard = now
     mediaOutput(.endpointBound(endpoint))
-    mediaStatistics.bindsAccepted &+= 1
+    mediaCounters.bindsAccepted &+= 1
     if let connection = session.members[identity.user]?.connection {
       send(.media(.bound), to: connection)
     }
@@ -318,7 +319,7 @@ extension SessionService: MediaHost {
       identity.session.media.unbind(endpoint, from: identity.user)
       mediaEndpoints[endpoint] = nil
       mediaOutput(.endpointReleased(endpoint))
-      mediaStatistics.consentsExpired &+= 1
+      mediaCounters.consentsExpired &+= 1
       tellUnbound(identity, reason: .consentExpired)
     }
   }
@@ -331,24 +332,24 @@ extension SessionService: MediaHost {
   ) {
     let user = binding.user
     guard packet.stream.user == user else {
-      mediaStatistics.dropped.spoofed &+= 1
+      mediaCounters.dropped.spoofed &+= 1
       return
     }
     let session = binding.session
     guard session.media.member(user)?.isSending(packet.stream.kind) == true else {
-      mediaStatistics.dropped.notSending &+= 1
+      mediaCounters.dropped.notSending &+= 1
       return
     }
     let routed = session.media.route(packet, now: now)
     if routed.refused {
-      mediaStatistics.dropped.unknownStream &+= 1
+      mediaCounters.dropped.unknownStream &+= 1
       return
     }
-    mediaStatistics.packetsRouted &+= 1
+    mediaCounters.packetsRouted &+= 1
     if !routed.endpoints.isEmpty {
       let count = UInt64(routed.endpoints.count)
-      mediaStatistics.packetsForwarded &+= count
-      mediaStatistics.bytesForwarded &+= count &* UInt64(buffer.count)
+      mediaCounters.packetsForwarded &+= count
+      mediaCounters.bytesForwarded &+= count &* UInt64(buffer.count)
       let datagram = bytes ?? [UInt8](buffer)
       if routed.sequences.isEmpty {
         mediaOutput(.forward(datagram, to: routed.endpoints))
@@ -360,7 +361,7 @@ extension SessionService: MediaHost {
     if routed.wantsKeyFrames {
       for stream in session.media.keyFrameRequests {
         guard let connection = session.members[stream.user]?.connection else { continue }
-        mediaStatistics.keyFrameRequests &+= 1
+        mediaCounters.keyFrameRequests &+= 1
         send(.media(.keyFrameRequested(stream)), to: connection)
       }
     }
@@ -372,17 +373,17 @@ extension SessionService: MediaHost {
   private func handleReport(_ report: ReceiverReport, from binding: MediaIdentity, now: Int64) {
     let user = binding.user
     guard report.subscriber == user else {
-      mediaStatistics.dropped.spoofed &+= 1
+      mediaCounters.dropped.spoofed &+= 1
       return
     }
     guard
       binding.session.media.router.subscription(
         of: user, to: report.stream.user, kind: report.stream.kind) != nil
     else {
-      mediaStatistics.dropped.badReport &+= 1
+      mediaCounters.dropped.badReport &+= 1
       return
     }
-    mediaStatistics.reportsApplied &+= 1
+    mediaCounters.reportsApplied &+= 1
   }
 
   /// A subscriber's feedback on its downlink: it moves the estimate and the stream
@@ -392,17 +393,17 @@ extension SessionService: MediaHost {
   ) {
     let user = binding.user
     guard feedback.subscriber == user else {
-      mediaStatistics.dropped.spoofed &+= 1
+      mediaCounters.dropped.spoofed &+= 1
       return
     }
     let session = binding.session
     do {
       try session.media.router.feedback(feedback, now: now)
     } catch {
-      mediaStatistics.dropped.badReport &+= 1
+      mediaCounters.dropped.badReport &+= 1
       return
     }
-    mediaStatistics.feedbackApplied &+= 1
+    mediaCounters.feedbackApplied &+= 1
     sendPauseChanges(in: session)
     guard let estimate = session.media.router.estimate(of: user) else { return }
     if let sent = session.media.member(user)?.estimateSent,
@@ -413,7 +414,7 @@ extension SessionService: MediaHost {
     // A member waiting for a resume hears it after its next feedback.
     guard let connection = session.members[user]?.connection else { return }
     session.media.noteEstimateSent(estimate, to: user)
-    mediaStatistics.estimateNotices &+= 1
+    mediaCounters.estimateNotices &+= 1
     send(.media(.downlinkEstimate(Self.bitsPerSecond(estimate))), to: connection)
   }
 
@@ -433,7 +434,7 @@ extension SessionService: MediaHost {
     guard case .member(let key, let user)? = connections[connection]?.stage,
       let session = sessions[key]
     else {
-      mediaStatistics.requestsIgnored &+= 1
+      mediaCounters.requestsIgnored &+= 1
       return
     }
     // A request can move the allocator (a new subscription may not fit).
@@ -443,7 +444,7 @@ extension SessionService: MediaHost {
       let result = session.media.router.subscribe(
         user, to: publisher, kind: kind, resolution: Self.resolution(maxLines: maxLines))
       guard case .failed(let refusal) = result else { return }
-      mediaStatistics.subscribeRefusals &+= 1
+      mediaCounters.subscribeRefusals &+= 1
       send(
         .media(.subscribeRefused(publisher: publisher, kind: kind, reason: Self.reason(refusal))),
         to: connection)
@@ -451,24 +452,24 @@ extension SessionService: MediaHost {
       session.media.router.unsubscribe(user, from: publisher, kind: kind)
     case .announce(let stream, let bitrate, let width, let height):
       guard stream.user == user, mayAnnounce(stream.kind, of: user, in: session) else {
-        mediaStatistics.requestsIgnored &+= 1
+        mediaCounters.requestsIgnored &+= 1
         return
       }
       do {
         try session.media.router.announce(
           stream: stream, bitrate: Int(bitrate), width: width, height: height)
       } catch {
-        mediaStatistics.requestsIgnored &+= 1
+        mediaCounters.requestsIgnored &+= 1
       }
     case .withdraw(let stream):
       guard stream.user == user else {
-        mediaStatistics.requestsIgnored &+= 1
+        mediaCounters.requestsIgnored &+= 1
         return
       }
       do {
         try session.media.router.withdraw(stream: stream)
       } catch {
-        mediaStatistics.requestsIgnored &+= 1
+        mediaCounters.requestsIgnored &+= 1
       }
     }
   }
@@ -531,7 +532,7 @@ extension SessionService: MediaHost {
     for (publisher, kind) in identity.session.media.router.pausedSubscriptions(
       of: identity.user)
     {
-      mediaStatistics.pauseNotices &+= 1
+      mediaCounters.pauseNotices &+= 1
       send(
         .media(.streamPaused(publisher: publisher, kind: kind, reason: .bandwidth)),
         to: connection)
@@ -588,7 +589,7 @@ extension SessionService: MediaHost {
   func sendPauseChanges(in session: ServiceSession) {
     for change in session.media.router.takePauseChanges() {
       guard let connection = session.members[change.subscriber]?.connection else { continue }
-      mediaStatistics.pauseNotices &+= 1
+      mediaCounters.pauseNotices &+= 1
       send(
         .media(
           change.paused

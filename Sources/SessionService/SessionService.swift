@@ -49,17 +49,24 @@ public final class SessionService: SessionHost {
   /// Where media datagrams go (``attachMedia(output:)``).
   var mediaOutput: (MediaHostOutput) -> Void = { _ in }
   /// The member each bound media endpoint belongs to.
-  var mediaEndpoints: [MediaEndpointID: MediaIdentity] = [:]
+  // Unchecked exclusivity, as the counters below: only read or changed in one statement at a
+  // time on the service's isolation domain, never across a call out.
+  @exclusivity(unchecked) var mediaEndpoints: [MediaEndpointID: MediaIdentity] = [:]
   /// The media identity of each member, by its credential's public id, for binds.
   var mediaCredentials: [UInt64: MediaIdentity] = [:]
   /// Whether a transport attached the media plane (``attachMedia(output:)``): members get
   /// their media credential only then.
   var mediaAttached = false
   /// When the media plane next looks for endpoints whose consent lapsed, µs.
-  var nextConsentSweep: Int64 = .min
+  @exclusivity(unchecked) var nextConsentSweep: Int64 = .min
   /// What the media plane did: datagrams received, packets forwarded, drops by reason (see
   /// ``MediaPlaneStatistics``).
-  public internal(set) var mediaStatistics = MediaPlaneStatistics()
+  public var mediaStatistics: MediaPlaneStatistics { mediaCounters }
+  /// The storage of ``mediaStatistics``, counted on the per-packet path.
+  // Unchecked exclusivity: each update is one statement on the service's isolation domain
+  // that calls nothing out, so accesses never overlap; the dynamic checks were a TLS look-up
+  // per counter per packet.
+  @exclusivity(unchecked) var mediaCounters = MediaPlaneStatistics()
   var nextJoinOrder: UInt64 = 0
   var nextSessionNumber: UInt64 = 0
 

@@ -40,6 +40,27 @@ struct FanOut: Sendable {
     /// How many layers it counts.
     static let count = 3
 
+    /// Counts a copy of `bytes` forwarded on `layer` (below ``count``), in place: no
+    /// accessor coroutine per copy.
+    @inline(__always)
+    mutating func forwarded(layer: Int, bytes: UInt16) {
+      switch layer {
+      case 0: layer0.forwarded(bytes)
+      case 1: layer1.forwarded(bytes)
+      default: layer2.forwarded(bytes)
+      }
+    }
+
+    /// Counts a packet of `layer` (below ``count``) not forwarded because another was selected.
+    @inline(__always)
+    mutating func droppedBySelection(layer: Int) {
+      switch layer {
+      case 0: layer0.droppedBySelection &+= 1
+      case 1: layer1.droppedBySelection &+= 1
+      default: layer2.droppedBySelection &+= 1
+      }
+    }
+
     /// The counters of `layer`, below ``count``.
     @inline(__always)
     subscript(layer: Int) -> StreamCounters {
@@ -157,7 +178,7 @@ struct FanOut: Sendable {
   ) {
     let wantsKeyFrame = route(
       packet, now: now, requestInterval: requestInterval, totals: &totals
-    ) { entry in outputs.append(.forward(to: entry.subscriber, packet: packet)) }
+    ) { subscriber, _ in outputs.append(.forward(to: subscriber, packet: packet)) }
     if wantsKeyFrame { outputs.append(.requestKeyFrame(packet.stream)) }
   }
 
@@ -170,19 +191,32 @@ struct FanOut: Sendable {
     _ packet: MediaPacket, now: Int64, requestInterval: Int64,
     endpoints: inout [MediaEndpointID], totals: inout RouterTotals
   ) -> Bool {
-    route(packet, now: now, requestInterval: requestInterval, totals: &totals) { entry in
-      if let endpoint = entry.endpoint { endpoints.append(endpoint) }
+    // Room for every entry made once, then written through a pointer: an append per copy
+    // checked the array's uniqueness and capacity each time (7 instructions and a call a
+    // copy). The slots not written are dropped after.
+    let base = endpoints.count
+    endpoints.append(contentsOf: repeatElement(MediaEndpointID(0), count: entries.count))
+    var written = 0
+    let wantsKeyFrame = endpoints.withUnsafeMutableBufferPointer { slots in
+      route(packet, now: now, requestInterval: requestInterval, totals: &totals) { _, endpoint in
+        guard let endpoint else { return }
+        slots[base + written] = endpoint
+        written += 1
+      }
     }
+    endpoints.removeLast(endpoints.count - base - written)
+    return wantsKeyFrame
   }
 
   /// The one fan-out loop: switches those waiting for the packet's layer at a key frame,
-  /// counts, and calls `forward` for each entry the packet goes to.
+  /// counts, and calls `forward` with the subscriber and endpoint of each entry the packet
+  /// goes to (two words, not the entry: a copy of the entry per call cost a `memcpy` a copy).
   ///
   /// - Returns: Whether a key frame should be asked for (noted as asked).
   @inline(__always)
   private mutating func route(
     _ packet: MediaPacket, now: Int64, requestInterval: Int64, totals: inout RouterTotals,
-    forward: (borrowing Entry) -> Void
+    forward: (_ subscriber: UserID, _ endpoint: MediaEndpointID?) -> Void
   ) -> Bool {
     let layer = packet.stream.layer
     let slot = Int(layer)
@@ -199,11 +233,11 @@ struct FanOut: Sendable {
           }
         }
         if entries[position].selected == layer {
-          entries[position].counters[slot].forwarded(packet.payloadBytes)
-          forward(entries[position])
+          entries[position].counters.forwarded(layer: slot, bytes: packet.payloadBytes)
+          forward(entries[position].subscriber, entries[position].endpoint)
           forwarded &+= 1
         } else {
-          entries[position].counters[slot].droppedBySelection &+= 1
+          entries[position].counters.droppedBySelection(layer: slot)
         }
       }
     }
