@@ -213,7 +213,6 @@ struct FanOut: Sendable {
   /// goes to (two words, not the entry: a copy of the entry per call cost a `memcpy` a copy).
   ///
   /// - Returns: Whether a key frame should be asked for (noted as asked).
-  @inline(__always)
   private mutating func route(
     _ packet: MediaPacket, now: Int64, requestInterval: Int64, totals: inout RouterTotals,
     forward: (_ subscriber: UserID, _ endpoint: MediaEndpointID?) -> Void
