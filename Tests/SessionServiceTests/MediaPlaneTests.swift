@@ -634,10 +634,7 @@ import Testing
 
   @Test func feedbackMovesTheEstimateAndMovesOverATenthAreNoticed() throws {
     let world = MediaWorld()
-    let ada = try world.join("Ada")
-    let bob = try world.join("Bob")
-    world.announceSimulcast(ada)
-    world.subscribeAndFlow(bob, to: ada)
+    let (_, bob) = try world.publisherAndViewer()
     let mark = world.harness.mark
     world.receive(Self.feedback(bob), from: bob)
     #expect(world.notices(to: bob, since: mark) == [.downlinkEstimate(4_000_000)])
@@ -663,10 +660,7 @@ import Testing
 
   @Test func overuseConfirmedByTheNextFeedbackCutsToWhatArrives() throws {
     let world = MediaWorld()
-    let ada = try world.join("Ada")
-    let bob = try world.join("Bob")
-    world.announceSimulcast(ada)
-    world.subscribeAndFlow(bob, to: ada)
+    let (_, bob) = try world.publisherAndViewer()
     world.receive(Self.feedback(bob), from: bob)
     let mark = world.harness.mark
     // One reading of overuse, or one under the 100 ms bound, cuts nothing.
@@ -717,10 +711,7 @@ import Testing
 
   @Test func reportsAreCheckedAndCountedAndMoveNoEstimate() throws {
     let world = MediaWorld()
-    let ada = try world.join("Ada")
-    let bob = try world.join("Bob")
-    world.announceSimulcast(ada)
-    world.subscribeAndFlow(bob, to: ada)
+    let (ada, bob) = try world.publisherAndViewer()
     func report(_ stream: StreamID, lost: UInt32) -> MediaDatagram {
       .report(
         ReceiverReport(
@@ -746,10 +737,7 @@ import Testing
 
   @Test func aFloodOfPingsAndFeedbackIsThrottledAndCostsOthersNothing() throws {
     let world = MediaWorld()
-    let ada = try world.join("Ada")
-    let bob = try world.join("Bob")
-    world.announceSimulcast(ada)
-    world.subscribeAndFlow(bob, to: ada)
+    let (ada, bob) = try world.publisherAndViewer()
     let mark = world.harness.mark
     // 500 pings and 500 feedbacks claiming total loss in one second.
     for index in 0..<1_000 {
