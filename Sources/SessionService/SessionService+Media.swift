@@ -28,7 +28,7 @@ final class MediaIdentity {
   }
 }
 
-extension SessionService: MediaHost {
+extension SessionService: LendingMediaHost {
   // MARK: MediaHost
 
   /// Sets where media datagrams go.
@@ -67,8 +67,21 @@ extension SessionService: MediaHost {
     }
   }
 
+  /// Sends the forwards of datagrams received in lent memory (``receiveDatagram(_:from:now:)``
+  /// with a buffer) to `forward`, from that memory, instead of copying them into the media
+  /// output.
+  ///
+  /// - Parameter forward: Takes the datagram (valid for the call only), its endpoints, and for
+  ///   audio each copy's sequence number (empty: unchanged).
+  package func attachLentForwards(
+    _ forward: @escaping (UnsafeRawBufferPointer, [MediaEndpointID], [UInt32]) -> Void
+  ) {
+    lentForward = forward
+  }
+
   /// Handles one datagram in memory the caller lends for the call (a receive buffer), as
-  /// ``receiveDatagram(_:from:now:)`` does; the bytes are copied only if forwarded.
+  /// ``receiveDatagram(_:from:now:)`` does; a forward goes from that memory to the lent
+  /// forwards (``attachLentForwards(_:)``), or is copied into the output if none is attached.
   ///
   /// - Parameters:
   ///   - buffer: The datagram; read only during the call.
@@ -309,7 +322,7 @@ extension SessionService: MediaHost {
     let timeout = configuration.mediaConsentTimeout
     guard timeout > 0 else { return }
     var lapsed: [(MediaEndpointID, MediaIdentity)] = []
-    for (endpoint, identity) in mediaEndpoints
+    for (endpoint, identity) in mediaEndpoints.pairs
     where now > identity.lastHeard && now &- identity.lastHeard > timeout {
       lapsed.append((endpoint, identity))
     }
@@ -350,6 +363,10 @@ extension SessionService: MediaHost {
       let count = UInt64(routed.endpoints.count)
       mediaCounters.packetsForwarded &+= count
       mediaCounters.bytesForwarded &+= count &* UInt64(buffer.count)
+      if bytes == nil, let lentForward {
+        lentForward(buffer, routed.endpoints, routed.sequences)
+        return wantKeyFrames(routed, in: session)
+      }
       let datagram = bytes ?? [UInt8](buffer)
       if routed.sequences.isEmpty {
         mediaOutput(.forward(datagram, to: routed.endpoints))
@@ -358,12 +375,17 @@ extension SessionService: MediaHost {
           .forwardNumbered(datagram, to: routed.endpoints, sequences: routed.sequences))
       }
     }
-    if routed.wantsKeyFrames {
-      for stream in session.media.keyFrameRequests {
-        guard let connection = session.members[stream.user]?.connection else { continue }
-        mediaCounters.keyFrameRequests &+= 1
-        send(.media(.keyFrameRequested(stream)), to: connection)
-      }
+    wantKeyFrames(routed, in: session)
+  }
+
+  /// Asks the publishers for the key frames a routed packet made the router want.
+  @inline(__always)
+  private func wantKeyFrames(_ routed: SessionMedia.Routed, in session: ServiceSession) {
+    guard routed.wantsKeyFrames else { return }
+    for stream in session.media.keyFrameRequests {
+      guard let connection = session.members[stream.user]?.connection else { continue }
+      mediaCounters.keyFrameRequests &+= 1
+      send(.media(.keyFrameRequested(stream)), to: connection)
     }
   }
 

@@ -48,10 +48,13 @@ public final class SessionService: SessionHost {
   var secrets: SecretGenerator
   /// Where media datagrams go (``attachMedia(output:)``).
   var mediaOutput: (MediaHostOutput) -> Void = { _ in }
+  /// Where forwards of lent datagrams go, if a transport asked
+  /// (``attachLentForwards(_:)``); otherwise they are copied into ``mediaOutput``.
+  var lentForward: ((UnsafeRawBufferPointer, [MediaEndpointID], [UInt32]) -> Void)?
   /// The member each bound media endpoint belongs to.
   // Unchecked exclusivity, as the counters below: only read or changed in one statement at a
   // time on the service's isolation domain, never across a call out.
-  @exclusivity(unchecked) var mediaEndpoints: [MediaEndpointID: MediaIdentity] = [:]
+  @exclusivity(unchecked) var mediaEndpoints = EndpointMap<MediaIdentity>()
   /// The media identity of each member, by its credential's public id, for binds.
   var mediaCredentials: [UInt64: MediaIdentity] = [:]
   /// Whether a transport attached the media plane (``attachMedia(output:)``): members get

@@ -232,7 +232,7 @@ private final class MediaFuzzer {
     if service.mediaCredentials.count != members {
       problems.append("\(service.mediaCredentials.count) credentials for \(members) members")
     }
-    for (endpoint, binding) in service.mediaEndpoints {
+    for (endpoint, binding) in service.mediaEndpoints.pairs {
       if service.sessions[binding.session.key] !== binding.session {
         problems.append("\(endpoint) is bound into an ended session")
       }

@@ -1,3 +1,4 @@
+import Foundation
 import SessionCore
 import SessionTransport
 import Testing
@@ -83,6 +84,22 @@ private func datagramError(_ bytes: [UInt8]) -> MediaDecodingError? {
     // The next seal uses the next nonce, so the same body gets another tag.
     let again = authenticator.sealed(body)
     #expect(again != sealed && service.isAuthentic(again))
+  }
+
+  @Test(arguments: [
+    (0, "9f79ba42adc581d289732d2b94a07841"), (1, "ca018b8018958afcfa620a9dd44621d9"),
+    (15, "773ad7aad931d4351e4352b6fec9e6d6"), (16, "c1f29f00b017f117f3b34c8fbe151a77"),
+    (17, "85ccf8b1233f0a911a22ea734f57c216"), (1_058, "22d7413bd6758701883686b04a2e5c20"),
+  ])
+  func theTagIsAES128GMACAtEveryLengthAroundABlock(length: Int, expected: String) {
+    // Key 00 01 … 0f, direction 1, nonce 7; the message is byte i = (7i + 3) mod 256, from
+    // empty across the 16-byte block edges to a video packet's size (checked against
+    // Python's `cryptography` AESGCM with no plaintext and the message as additional data).
+    let message = (0..<length).map { UInt8((7 * $0 + 3) % 256) }
+    let (high, low) = message.withUnsafeBytes {
+      MediaAuthenticator(key: Array(0..<16)).tag(of: $0, nonce: 7, direction: .toService)
+    }
+    #expect(String(format: "%016llx%016llx", high, low) == expected)
   }
 
   @Test func aCredentialNeverPrintsItsKey() {

@@ -3,11 +3,12 @@ import SessionTransport
 /// The media half of a ``LoopbackServer``: a UDP socket on 127.0.0.1, the endpoint table, and
 /// the media host it feeds.
 ///
-/// Each datagram is copied once out of the loop's read buffer (the host takes `[UInt8]`),
-/// stamped with ``LoopbackMediaClock``, and handed to the host with its source's endpoint. The
-/// host's outputs go straight to the kernel from the bytes it gave: a forward to N endpoints
-/// is one batched send of one buffer (`UDPSocket.trySend(lent:toPorts:)`, `sendmmsg` on
-/// Linux), and a copy the kernel can't take at once is dropped and counted.
+/// Each datagram is stamped with ``LoopbackMediaClock`` and handed to the host with its
+/// source's endpoint: in the loop's read buffer itself when the host reads lent memory
+/// (`LendingMediaHost`, as `SessionService` does), else copied out once. The host's outputs go
+/// straight to the kernel from the bytes it gave: a forward to N endpoints is one batched send
+/// of one buffer (`UDPSocket.trySend(lent:toPorts:)`, `sendmmsg` on Linux), from the read
+/// buffer when it was lent, and a copy the kernel can't take at once is dropped and counted.
 ///
 /// > Important: Loop-confined: made, used and dropped on the server's loop thread.
 final class ServerMediaPlane {
@@ -19,6 +20,10 @@ final class ServerMediaPlane {
   private var unknownEndpoints = 0
   /// One forward's ports, kept from one to the next.
   private var ports: [UInt16] = []
+  /// The host, when it reads datagrams in the loop's read buffer.
+  private let lendingHost: (any LendingMediaHost)?
+  /// A renumbered audio packet, kept from one to the next.
+  private var numbered: [UInt8] = []
 
   /// Binds the socket and attaches the host.
   ///
@@ -29,11 +34,20 @@ final class ServerMediaPlane {
     socket = try UDPSocket(
       loop: loop, port: configuration.mediaPort, configuration: configuration.mediaSocket)
     self.host = host
+    lendingHost = host as? any LendingMediaHost
     table = MediaEndpointTable(capacity: configuration.maxMediaEndpoints)
     // Strong on purpose, as the relay's: the loop keeps the socket, and through its handler
     // the plane, alive until the socket closed (and dropped the handler).
     socket.onDatagram = { [self] port, bytes in datagramArrived(bytes, from: port) }
     host.attachMedia { [weak self] output in self?.perform(output) }
+    lendingHost?.attachLentForwards { [weak self] bytes, endpoints, sequences in
+      guard let self else { return }
+      if sequences.isEmpty {
+        forward(bytes, to: endpoints)
+      } else {
+        forwardNumbered(bytes, to: endpoints, sequences: sequences)
+      }
+    }
   }
 
   /// The bound port.
@@ -49,7 +63,44 @@ final class ServerMediaPlane {
     received &+= 1
     // A new source when every endpoint in a full table is bound is dropped unheard.
     guard let endpoint = table.endpoint(forPort: port) else { return }
-    host.receiveDatagram(Array(bytes), from: endpoint, now: LoopbackMediaClock.now())
+    if let lendingHost {
+      lendingHost.receiveDatagram(bytes, from: endpoint, now: LoopbackMediaClock.now())
+    } else {
+      host.receiveDatagram(Array(bytes), from: endpoint, now: LoopbackMediaClock.now())
+    }
+  }
+
+  /// Sends `bytes` to each endpoint in one batched send.
+  private func forward(_ bytes: UnsafeRawBufferPointer, to endpoints: [MediaEndpointID]) {
+    ports.removeAll(keepingCapacity: true)
+    for endpoint in endpoints {
+      guard let port = table.port(sendingTo: endpoint) else {
+        unknownEndpoints += 1
+        continue
+      }
+      ports.append(port)
+    }
+    _ = socket.trySend(lent: bytes, toPorts: ports)
+  }
+
+  /// Sends `bytes` to each endpoint with that endpoint's sequence number: one copy for the
+  /// packet, renumbered before each send (the kernel has copied the bytes by the time
+  /// `trySend` returns).
+  private func forwardNumbered(
+    _ bytes: UnsafeRawBufferPointer, to endpoints: [MediaEndpointID], sequences: [UInt32]
+  ) {
+    numbered.removeAll(keepingCapacity: true)
+    numbered.append(contentsOf: bytes)
+    numbered.withUnsafeMutableBytes { buffer in
+      for (endpoint, sequence) in zip(endpoints, sequences) {
+        guard let port = table.port(sendingTo: endpoint) else {
+          unknownEndpoints += 1
+          continue
+        }
+        MediaPacket.replacingSequence(in: buffer, with: sequence)
+        socket.trySend(lent: UnsafeRawBufferPointer(buffer), to: port)
+      }
+    }
   }
 
   private func perform(_ output: MediaHostOutput) {
@@ -62,29 +113,9 @@ final class ServerMediaPlane {
       bytes.withUnsafeBytes { _ = socket.trySend(lent: $0, to: port) }
     case .forward(let bytes, let endpoints):
       // The copies go to the kernel together (`sendmmsg` on Linux).
-      ports.removeAll(keepingCapacity: true)
-      for endpoint in endpoints {
-        guard let port = table.port(sendingTo: endpoint) else {
-          unknownEndpoints += 1
-          continue
-        }
-        ports.append(port)
-      }
-      bytes.withUnsafeBytes { buffer in _ = socket.trySend(lent: buffer, toPorts: ports) }
+      bytes.withUnsafeBytes { forward($0, to: endpoints) }
     case .forwardNumbered(let bytes, let endpoints, let sequences):
-      // One copy for the packet, renumbered before each send (the kernel has copied the
-      // bytes by the time `trySend` returns).
-      var copy = bytes
-      copy.withUnsafeMutableBytes { buffer in
-        for (endpoint, sequence) in zip(endpoints, sequences) {
-          guard let port = table.port(sendingTo: endpoint) else {
-            unknownEndpoints += 1
-            continue
-          }
-          MediaPacket.replacingSequence(in: buffer, with: sequence)
-          socket.trySend(lent: UnsafeRawBufferPointer(buffer), to: port)
-        }
-      }
+      bytes.withUnsafeBytes { forwardNumbered($0, to: endpoints, sequences: sequences) }
     case .endpointBound(let endpoint):
       table.pin(endpoint)
     case .endpointReleased(let endpoint):

@@ -84,10 +84,9 @@ extension MediaRouter {
     case .video, .share:
       guard
         let fanOut = fanOuts[FanOutKey(publisher: stream.user, kind: stream.kind)],
-        let entry = fanOut.entry(of: subscriber),
         Int(stream.layer) < fanOut.layerCount
       else { return nil }
-      return entry.counters[Int(stream.layer)]
+      return fanOut.counters(of: subscriber, layer: Int(stream.layer))
     case .audio:
       guard stream.layer == 0, let receiver = memberIndex[subscriber],
         let talker = memberIndex[stream.user],

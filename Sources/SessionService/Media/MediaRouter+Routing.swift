@@ -53,39 +53,37 @@ extension MediaRouter {
     }
   }
 
-  /// Routes one video or share packet as ``route(_:now:into:)`` does, listing the endpoint
+  /// Routes one video or share packet as ``route(_:now:into:)`` does, returning the endpoint
   /// (``setEndpoint(_:of:)``) of each subscriber it goes to: the service's per-packet path,
-  /// with no output value or look-up per copy. Audio is refused here (its copies are numbered
-  /// per listener: use ``route(_:now:into:)``).
+  /// which costs the same whatever the number of subscribers (the fan-out keeps each layer's
+  /// list). Audio is refused here (its copies are numbered per listener: use
+  /// ``route(_:now:into:)``).
   ///
   /// - Parameters:
   ///   - packet: The packet, as for ``route(_:now:)``.
   ///   - now: The router's time, µs.
-  ///   - endpoints: Where the endpoints go; what it held stays.
   ///   - keyFrames: Where a key frame to ask for goes; what it held stays.
-  /// - Returns: Whether the router took the packet (`false`: refused and counted).
+  /// - Returns: The endpoints in subscription order, or `nil` when the router refused the
+  ///   packet (and counted it).
   package mutating func route(
-    _ packet: MediaPacket, now: Int64, endpoints: inout [MediaEndpointID],
-    keyFrames: inout [StreamID]
-  ) -> Bool {
+    _ packet: MediaPacket, now: Int64, keyFrames: inout [StreamID]
+  ) -> [MediaEndpointID]? {
     let stream = packet.stream
     guard let publisher = memberIndex[stream.user] else {
       totals.rejectedUnknownPublisher &+= 1
-      return false
+      return nil
     }
     guard stream.kind != .audio, members[publisher].hasAnnounced(stream) else {
       totals.rejectedUnknownStream &+= 1
-      return false
+      return nil
     }
-    // In place through the values view: the optional-yielding subscript moves the fan-out
-    // out of its bucket and back for every packet.
-    guard let index = fanOuts.index(forKey: FanOutKey(publisher: stream.user, kind: stream.kind))
-    else { return true }
-    let wantsKeyFrame = fanOuts.values[index].route(
-      packet, now: now, requestInterval: configuration.keyFrameRequestInterval,
-      endpoints: &endpoints, totals: &totals)
-    if wantsKeyFrame { keyFrames.append(stream) }
-    return true
+    guard
+      let routed = fanOuts.routeToEndpoints(
+        FanOutKey(publisher: stream.user, kind: stream.kind), packet, now: now,
+        requestInterval: configuration.keyFrameRequestInterval, totals: &totals)
+    else { return [] }
+    if routed.wantsKeyFrame { keyFrames.append(stream) }
+    return routed.endpoints
   }
 
   /// Forwards an audio packet to the members for whom its talker is among the loudest others.

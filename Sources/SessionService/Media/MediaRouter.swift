@@ -143,8 +143,8 @@ public struct MediaRouter: Sendable {
   /// - Returns: The paused subscriptions; empty for a non-member.
   /// - Complexity: O(the session's fan-outs).
   public func pausedSubscriptions(of subscriber: UserID) -> [(publisher: UserID, kind: MediaKind)] {
-    fanOuts.compactMap { key, fanOut in
-      fanOut.entry(of: subscriber)?.paused == true ? (key.publisher, key.kind) : nil
+    fanOuts.keys.compactMap { key in
+      fanOuts[key]?.entry(of: subscriber)?.paused == true ? (key.publisher, key.kind) : nil
     }.sorted { ($0.publisher, $0.kind.rawValue) < ($1.publisher, $1.kind.rawValue) }
   }
 
@@ -171,9 +171,9 @@ public struct MediaRouter: Sendable {
   /// Members in a deterministic order (a removal moves the last one into the gap).
   var members: [Member] = []
   /// Each member's place in ``members``.
-  var memberIndex: [UserID: Int] = [:]
+  var memberIndex = UserMap<Int>()
   /// Video and share subscribers per publisher.
-  var fanOuts: [FanOutKey: FanOut] = [:]
+  var fanOuts = FanOuts()
   /// The loudest talkers.
   var audio = AudioRanking()
   /// Counts over the router's lifetime.
@@ -305,7 +305,7 @@ public struct MediaRouter: Sendable {
   }
 
   /// Sets where `user`'s media goes (its bound endpoint, or `nil` when it has none):
-  /// ``route(_:now:endpoints:keyFrames:)`` lists it for each packet `user` is forwarded.
+  /// ``route(_:now:keyFrames:)`` lists it for each packet `user` is forwarded.
   ///
   /// - Parameters:
   ///   - endpoint: The endpoint, or `nil`.

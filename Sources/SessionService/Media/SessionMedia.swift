@@ -134,13 +134,13 @@ struct SessionMedia {
   /// through its outputs.
   mutating func route(_ packet: MediaPacket, now: Int64) -> Routed {
     if !keyFrameRequests.isEmpty { keyFrameRequests.removeAll(keepingCapacity: true) }
-    endpointScratch.removeAll(keepingCapacity: true)
     guard packet.stream.kind == .audio else {
-      let taken = router.route(
-        packet, now: now, endpoints: &endpointScratch, keyFrames: &keyFrameRequests)
+      let endpoints = router.route(packet, now: now, keyFrames: &keyFrameRequests)
       return Routed(
-        endpoints: endpointScratch, refused: !taken, wantsKeyFrames: !keyFrameRequests.isEmpty)
+        endpoints: endpoints ?? [], refused: endpoints == nil,
+        wantsKeyFrames: !keyFrameRequests.isEmpty)
     }
+    endpointScratch.removeAll(keepingCapacity: true)
     scratch.removeAll(keepingCapacity: true)
     let refusedBefore =
       router.totals.rejectedUnknownStream &+ router.totals.rejectedUnknownPublisher

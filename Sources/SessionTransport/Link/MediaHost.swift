@@ -57,3 +57,21 @@ public protocol MediaHost: AnyObject {
   ///   - now: The arrival time, in microseconds on the host's clock.
   func receiveDatagram(_ bytes: [UInt8], from endpoint: MediaEndpointID, now: Int64)
 }
+
+/// A media host that reads datagrams in memory the transport lends for one call (its receive
+/// buffer) and forwards packets from that memory, so that a forwarded packet is never copied
+/// on its way through: the transport's own path, not part of the public contract.
+///
+/// > Important: Confined as ``MediaHost`` is.
+package protocol LendingMediaHost: MediaHost {
+  /// Where forwards of lent datagrams go, instead of a ``MediaHostOutput/forward(_:to:)`` or
+  /// ``MediaHostOutput/forwardNumbered(_:to:sequences:)`` with a copy: the bytes (valid for
+  /// the call only), the endpoints, and for audio each copy's sequence number (empty: send
+  /// the bytes unchanged). Everything else still goes to the output of
+  /// ``MediaHost/attachMedia(output:)``.
+  func attachLentForwards(
+    _ forward: @escaping (UnsafeRawBufferPointer, [MediaEndpointID], [UInt32]) -> Void)
+  /// A datagram arrived, in memory lent for the call, as for
+  /// ``MediaHost/receiveDatagram(_:from:now:)``.
+  func receiveDatagram(_ buffer: UnsafeRawBufferPointer, from endpoint: MediaEndpointID, now: Int64)
+}

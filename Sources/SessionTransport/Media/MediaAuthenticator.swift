@@ -18,8 +18,9 @@
 /// an authenticator must not be remade for the same key and direction while the key is in use
 /// (the SDK makes one per credential, the service one per member).
 ///
-/// On Linux the key schedule is set into one libcrypto context when the authenticator is made,
-/// so a tag costs one GHASH pass over the datagram. Tags compare in constant time.
+/// On Linux the key schedule and GHASH key are set up once when the authenticator is made
+/// (libcrypto's GCM over an AES-128 block context), so a tag costs one AES block and one GHASH
+/// pass over the datagram. Tags compare in constant time.
 ///
 /// > Important: Not thread-safe: the context and the counter are reused by every call. Owned
 /// > by one isolation domain (the service's loop, or one SDK instance's engine).
@@ -44,7 +45,7 @@ package final class MediaAuthenticator {
   #if canImport(CryptoKit)
     private let key: SymmetricKey
   #else
-    private let context: OpaquePointer
+    private let context: UnsafeMutablePointer<se_gmac>
   #endif
 
   /// An authenticator under `key`, sealing for `direction`.
@@ -64,16 +65,16 @@ package final class MediaAuthenticator {
       let made = key16.withUnsafeBufferPointer { buffer in
         buffer.baseAddress.flatMap { se_gmac_new($0) }
       }
-      // A failure here is libcrypto refusing AES-128-GCM (a broken installation), never
+      // A failure here is libcrypto refusing AES-128 (a broken installation), never
       // something the input can cause.
-      guard let made else { preconditionFailure("libcrypto AES-128-GCM is unavailable") }
+      guard let made else { preconditionFailure("libcrypto AES-128 is unavailable") }
       context = made
     #endif
   }
 
   deinit {
     #if !canImport(CryptoKit)
-      EVP_CIPHER_CTX_free(context)
+      se_gmac_free(context)
     #endif
   }
 

@@ -64,6 +64,13 @@ struct TimedRun {
 /// Interleaving the cases round by round means a burst of load on the machine slows every
 /// case alike, so the ratios between them stay meaningful.
 func medianRates(repetitions: Int, _ cases: [TimedRun]) -> [Double] {
+  roundRates(repetitions: repetitions, cases).map { $0.sorted()[$0.count / 2] }
+}
+
+/// Runs every case once untimed, then `repetitions` rounds in which every case runs once, and
+/// returns each case's rate (operations per second) in every round, in round order: for
+/// figures computed round by round from cases measured side by side.
+func roundRates(repetitions: Int, _ cases: [TimedRun]) -> [[Double]] {
   for timed in cases { _ = timed.run() }  // warm-up
   var rates = Array(repeating: [Double](), count: cases.count)
   for _ in 0..<repetitions {
@@ -71,7 +78,7 @@ func medianRates(repetitions: Int, _ cases: [TimedRun]) -> [Double] {
       rates[index].append(Double(timed.operations) / timed.run().seconds)
     }
   }
-  return rates.map { $0.sorted()[$0.count / 2] }
+  return rates
 }
 
 /// Keeps a value alive as far as the optimiser can tell.
