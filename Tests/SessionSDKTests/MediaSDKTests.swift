@@ -213,7 +213,7 @@ import Testing
   @Test func aShareSendsWhileStartedAndNotPaused() {
     let grace = MediaMember("Grace", service: service)
     grace.bind()
-    let share = grace.sdk.getShareHelper()
+    let share: ShareHelper = grace.sdk.getShareHelper()
     let stream = StreamID(user: grace.id, kind: .share)
     let announce = MediaRequest.announce(stream, bitrate: 800_000, width: 1_280, height: 720)
     grace.run(from: 0, to: 500_000)

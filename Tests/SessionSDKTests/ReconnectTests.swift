@@ -1,3 +1,4 @@
+import Foundation
 import InProcessTransport
 import SessionCore
 import SessionSDK
@@ -94,6 +95,36 @@ struct ReconnectTests {
     #expect(bob.store.state.sharedFacts == service.state(ofSession: "room")?.sharedFacts)
   }
 
+  /// A newcomer who joined, became a manager and started sharing while Bob was away reaches
+  /// Bob's catch-up as it reached Alice, who was there: its join with its audio, the role and
+  /// the share.
+  @Test func aNewcomerCaughtUpOnComesWithWhatEveryoneElseHeard() throws {
+    let (alice, aliceLog) = member("Alice", role: .host)
+    let (bob, bobLog) = member("Bob")
+    let bobLinks = try links(of: bob)
+    let link = try #require(bobLinks.currentLink)
+    bobLinks.holdCloses()
+    network.sever(link)
+    aliceLog.items.removeAll()
+    let (carol, _) = member("Carol")
+    let carolID = try #require(carol.store.state.myselfID)
+    let carolUser = try #require(
+      alice.getSession()?.getRemoteUsers()?.first { $0.getUserID() == Int(carolID.rawValue) })
+    #expect(alice.getUserHelper().makeManager(carolUser))
+    let view = NSObject()
+    #expect(carol.getShareHelper().startShare(with: view) == .success)
+    let heardByAlice = aliceLog.items.filter { $0.mentions(carolID) }
+    #expect(heardByAlice.contains(.onUserAudioStatusChanged([carolID])))
+    #expect(heardByAlice.contains(.onUserManagerChanged(carolID)))
+    bobLog.items.removeAll()
+    bobLinks.releaseCloses()
+    let heardByBob = bobLog.items.filter { $0.mentions(carolID) }
+    for callback in heardByAlice {
+      #expect(heardByBob.contains(callback), "Bob's catch-up lacks \(callback)")
+    }
+    #expect(heardByBob.first == .onUserJoin([carolID]))
+  }
+
   @Test func graceExpiryLeavesTheOthersAndHandsHostOver() throws {
     let (alice, _) = member("Alice", role: .host)
     let (bob, bobLog) = member("Bob")
@@ -128,5 +159,19 @@ extension Array {
   /// A reference box so closures can append to a shared list.
   final class Box {
     var items: [Element] = []
+  }
+}
+
+extension VideoSDKCallback {
+  /// Whether the callback names `user` (alone or in its list).
+  fileprivate func mentions(_ user: UserID) -> Bool {
+    switch self {
+    case .onUserJoin(let ids), .onUserVideoStatusChanged(let ids),
+      .onUserAudioStatusChanged(let ids):
+      ids.contains(user)
+    case .onUserManagerChanged(let id), .onUserHostChanged(let id): id == user
+    case .onUserShareStatusChanged(let owner, _, _): owner == user
+    default: false
+    }
   }
 }

@@ -1375,7 +1375,8 @@ enum SDKNameTable {
     "Errors_Session_Share_Camera_Video_Not_Start": .Errors_Session_Share_Camera_Video_Not_Start,
   ]
 
-  /// The SDK's error codes with no case here: code, name, reason.
+  /// The SDK's error codes that no path here returns: code, name, reason (each is a case all
+  /// the same, so that app code that names it compiles).
   static let errorsNotModelled: [(code: Int, name: String, reason: String)] = [
     (4, "Errors_Memory_Error", "out of scope: SDK internals"),
     (5, "Errors_Load_Module_Error", "out of scope: SDK modules"),
@@ -1460,15 +1461,15 @@ enum SDKNameTable {
 
   static let errors: [SDKNameEntry] = {
     var numbered: [(code: Int, entry: SDKNameEntry)] = []
+    // Every code is a case; those no path here returns say why beside their code.
+    let neverReturned = Dictionary(
+      uniqueKeysWithValues: errorsNotModelled.map { ($0.name, $0.reason) })
     for error in VideoSDKError.allCases {
       let spelled = errorSpellings.contains { $0.key == error.sdkName }
-      let note = "code \(error.rawValue)" + (spelled ? "; also `.\(error.sdkName)`" : "")
+      var note = "code \(error.rawValue)" + (spelled ? "; also `.\(error.sdkName)`" : "")
+      if let reason = neverReturned[error.sdkName] { note += "; never returned here: \(reason)" }
       numbered.append(
         (error.rawValue, modelled(error.sdkName, "VideoSDKError.\(error)", note, proof: error)))
-    }
-    for missing in errorsNotModelled {
-      let reason = "\(missing.reason) (code \(missing.code))"
-      numbered.append((missing.code, notModelled(missing.name, reason)))
     }
     let sorted = numbered.sorted { ($0.code, $0.entry.sdkName) < ($1.code, $1.entry.sdkName) }
     return [
@@ -1483,9 +1484,8 @@ enum SDKNameTable {
         ? nil : "VideoSDKError.\(spelling.key) is \(spelling.value.sdkName)"
     }
     + errorsNotModelled.compactMap { missing in
-      VideoSDKError(rawValue: missing.code).map {
-        "\(missing.name) (\(missing.code)) is VideoSDKError.\($0) now: drop it from errorsNotModelled"
-      }
+      VideoSDKError(rawValue: missing.code)?.sdkName == missing.name
+        ? nil : "\(missing.name) (\(missing.code)) is not the code of that name"
     }
 
   // MARK: Rendering

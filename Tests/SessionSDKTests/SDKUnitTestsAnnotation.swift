@@ -29,7 +29,7 @@ struct SDKUnitTestsAnnotation {
 
   @Test func aStartedHelperCannotBeDestroyed() throws {
     let room = try SharedClassroom()
-    let share = room.ada.sdk.getShareHelper()
+    let share: ShareHelper = room.ada.sdk.getShareHelper()
     let helper = try #require(share.createAnnotationHelper(room.sharerView))
     #expect(helper.shareOwner == 1)
     #expect(share.createAnnotationHelper(room.sharerView) === helper)
@@ -50,7 +50,7 @@ struct SDKUnitTestsAnnotation {
 
   @Test func helpersNeedALiveShare() throws {
     let room = try SharedClassroom()
-    let share = room.ada.sdk.getShareHelper()
+    let share: ShareHelper = room.ada.sdk.getShareHelper()
     #expect(share.createAnnotationHelper(nil) == nil)  // Ada is not sharing
     #expect(share.createAnnotationHelper(NSObjectStandIn()) == nil)  // shows no share
     let own = room.grace.sdk.getShareHelper().createAnnotationHelper(nil)

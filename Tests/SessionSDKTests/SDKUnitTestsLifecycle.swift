@@ -18,11 +18,11 @@ struct SDKUnitTestsLifecycle {
     #expect(sdk.getSession() == nil)
     #expect(!sdk.isInSession())
 
-    let video = sdk.getVideoHelper()
+    let video: VideoHelper = sdk.getVideoHelper()
     #expect(video.startVideo() == .uninitialize)
     #expect(video.stopVideo() == .uninitialize)
 
-    let audio = sdk.getAudioHelper()
+    let audio: AudioHelper = sdk.getAudioHelper()
     #expect(audio.startAudio() == .uninitialize)
     #expect(audio.stopAudio() == .uninitialize)
     #expect(audio.muteAudio(someone) == .uninitialize)
@@ -31,7 +31,7 @@ struct SDKUnitTestsLifecycle {
     #expect(audio.unmuteAllAudio() == .uninitialize)
     #expect(audio.allowAudioUnmutedBySelf(true) == .uninitialize)
 
-    let share = sdk.getShareHelper()
+    let share: ShareHelper = sdk.getShareHelper()
     let view = NSObjectStandIn()
     #expect(share.startShare(with: view) == .uninitialize)
     #expect(share.startShare(with: nil) == .uninitialize)
@@ -49,7 +49,7 @@ struct SDKUnitTestsLifecycle {
     #expect(!share.isSharingOut() && !share.isOtherSharing() && !share.isShareLocked())
     #expect(!share.isSupportInAppScreenShare() && !share.isAnnotationFeatureSupport())
 
-    let users = sdk.getUserHelper()
+    let users: UserHelper = sdk.getUserHelper()
     #expect(!users.changeName("x", withUser: someone))
     #expect(!users.makeHost(someone))
     #expect(!users.makeManager(someone))
@@ -57,7 +57,7 @@ struct SDKUnitTestsLifecycle {
     #expect(!users.removeUser(someone))
     #expect(!users.reclaimHost())
 
-    let chat = sdk.getChatHelper()
+    let chat: ChatHelper = sdk.getChatHelper()
     #expect(chat.SendChatToAll("hi") == .uninitialize)
     #expect(chat.SendChatToUser(someone, Content: "hi") == .uninitialize)
     #expect(chat.deleteChatMessage("m1") == .uninitialize)

@@ -60,7 +60,7 @@ final class QuickStartViewModel: @preconcurrency VideoSDKDelegate {
 
   func toggleVideo() {
     guard let usersVideoCanvas = sdk.getSession()?.getMySelf()?.getVideoCanvas() else { return }
-    let videoHelper = sdk.getVideoHelper()
+    let videoHelper: VideoHelper = sdk.getVideoHelper()
     if let myVideoIsOn = usersVideoCanvas.videoStatus()?.on, myVideoIsOn {
       videoHelper.stopVideo()
     } else {
@@ -71,7 +71,7 @@ final class QuickStartViewModel: @preconcurrency VideoSDKDelegate {
   func toggleAudio() {
     let myUser = sdk.getSession()?.getMySelf()
     guard let audioStatus = myUser?.audioStatus() else { return }
-    let audioHelper = sdk.getAudioHelper()
+    let audioHelper: AudioHelper = sdk.getAudioHelper()
     if audioStatus.type == .none {
       audioHelper.startAudio()
       audioOn = true

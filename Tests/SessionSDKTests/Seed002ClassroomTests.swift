@@ -123,7 +123,7 @@ final class ClassroomViewModel: @preconcurrency VideoSDKDelegate {
 
   /// The floating pencil button.
   func toggleDraw() {
-    let shareHelper = sdk.getShareHelper()
+    let shareHelper: ShareHelper = sdk.getShareHelper()
     guard shareHelper.isAnnotationFeatureSupport(),
       shareHelper.isSharingOut() || shareHelper.isOtherSharing()
     else {

@@ -318,7 +318,7 @@ struct SeedRulesAdmissionTests {
     #expect(!seen.isPresent)
     let before = host.store.state
 
-    let users = host.getUserHelper()
+    let users: UserHelper = host.getUserHelper()
     #expect(!users.makeHost(seen))
     #expect(!users.makeManager(seen))
     #expect(users.revokeManager(seen) == .invalidParameter)

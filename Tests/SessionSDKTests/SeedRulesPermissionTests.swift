@@ -99,7 +99,7 @@ final class PermissionRoom {
   }
 
   func setShare(_ setting: ShareSetting) {
-    let share = sdk(.host).getShareHelper()
+    let share: ShareHelper = sdk(.host).getShareHelper()
     switch setting {
     case .locked: #expect(share.lockShare(true) == .success)
     case .multi: #expect(share.enableMultiShare(true) == .success)

@@ -70,7 +70,7 @@ extension SharedInstanceTests {
 
       // The seed's toggleVideo: check the canvas, then hop to the main actor to call the helper.
       for expected in [false, true, false] {
-        let videoHelper = sdk.getVideoHelper()
+        let videoHelper: VideoHelper = sdk.getVideoHelper()
         if me.getVideoCanvas()?.videoStatus()?.on == true {
           Task(priority: .background) { await MainActor.run { _ = videoHelper.stopVideo() } }
         } else {

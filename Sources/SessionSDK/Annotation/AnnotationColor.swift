@@ -43,3 +43,21 @@ public struct AnnotationColor: Sendable, Codable, Hashable {
   /// Opaque white.
   public static let white = AnnotationColor(red: 1, green: 1, blue: 1)
 }
+
+#if canImport(UIKit)
+  import UIKit
+
+  extension AnnotationColor {
+    /// The components of a UIKit colour, in its RGB space (each clamped to 0…1).
+    ///
+    /// - Parameter color: The colour an app passes to `setToolColor(_:)`.
+    public init(_ color: UIColor) {
+      var red: CGFloat = 0
+      var green: CGFloat = 0
+      var blue: CGFloat = 0
+      var alpha: CGFloat = 0
+      color.getRed(&red, green: &green, blue: &blue, alpha: &alpha)
+      self.init(red: Double(red), green: Double(green), blue: Double(blue), alpha: Double(alpha))
+    }
+  }
+#endif

@@ -371,7 +371,9 @@ package enum CallbackMapping {
     }
   }
   /// The callbacks for what a resync snapshot changed: users who left or joined while the
-  /// link was down, then each changed fact, in join order. Nothing fires for what stayed.
+  /// link was down (a newcomer as every other member heard it: its join, the camera and audio
+  /// it joined with, a manager role, a live share), then each changed fact, in join order.
+  /// Nothing fires for what stayed.
   static func appendResyncCallbacks(
     from before: SharedSessionFacts, to snapshot: SessionSnapshot,
     to output: inout [VideoSDKCallback]
@@ -385,8 +387,24 @@ package enum CallbackMapping {
     }
     if !left.isEmpty { output.append(.onUserLeave(left.map(\.id))) }
     let ordered = snapshot.participants.sorted { $0.joinOrder < $1.joinOrder }
-    let joined = ordered.filter { before.participants[$0.id] == nil }.map(\.id)
-    if !joined.isEmpty { output.append(.onUserJoin(joined)) }
+    let newcomers = ordered.filter { before.participants[$0.id] == nil }
+    if !newcomers.isEmpty {
+      // What every other member heard as a newcomer joined and while it stayed: its join, the
+      // camera and audio it joined with, then a manager role or a share it has now.
+      output.append(.onUserJoin(newcomers.map(\.id)))
+      let video = newcomers.filter(\.isVideoOn).map(\.id)
+      if !video.isEmpty { output.append(.onUserVideoStatusChanged(video)) }
+      let audio = newcomers.filter { $0.audio.type != .none }.map(\.id)
+      if !audio.isEmpty { output.append(.onUserAudioStatusChanged(audio)) }
+    }
+    let newShares = Dictionary(uniqueKeysWithValues: snapshot.shares.map { ($0.owner, $0) })
+    for user in newcomers {
+      if user.role == .manager { output.append(.onUserManagerChanged(user.id)) }
+      if user.shareStatus.isActive {
+        output.append(
+          .onUserShareStatusChanged(user.id, user.shareStatus, newShares[user.id]?.kind ?? .view))
+      }
+    }
     if let host = snapshot.participants.first(where: { $0.role == .host })?.id,
       host != before.hostID
     {

@@ -115,7 +115,9 @@ public final class AnnotationHelper {
   /// - Parameter color: The colour to draw with next.
   /// - Returns: `Errors_Success`; `Errors_Wrong_Usage` when the helper is released,
   ///   `Errors_Uninitialize` when the SDK is not initialized.
-  @discardableResult
+  // Disfavoured so that, where UIKit's overload below exists, `setToolColor(.red)` means
+  // `UIColor.red` as it does in the SDK instead of being ambiguous; elsewhere it is the only one.
+  @discardableResult @_disfavoredOverload
   public func setToolColor(_ color: AnnotationColor) -> VideoSDKError {
     let usable = usability
     guard usable == .success else { return usable }
@@ -222,3 +224,18 @@ public final class AnnotationHelper {
     undone.removeAll()
   }
 }
+
+#if canImport(UIKit)
+  import UIKit
+
+  extension AnnotationHelper {
+    /// Chooses the colour, as the SDK's `setToolColor(_:)` takes it.
+    ///
+    /// - Parameter color: The colour to draw with next (its RGB components).
+    /// - Returns: As the variant that takes an ``AnnotationColor``.
+    @discardableResult
+    public func setToolColor(_ color: UIColor) -> VideoSDKError {
+      setToolColor(AnnotationColor(color))
+    }
+  }
+#endif

@@ -1,3 +1,4 @@
+import Foundation
 import SessionCore
 import SessionTransport
 
@@ -27,7 +28,8 @@ public final class InitParams {
   /// setup code written for the SDK runs as it is.
   public var transport: (any SessionLinkFactory)?
   /// The clock, in milliseconds: stamped on the store's applied events and used for rate
-  /// limits (`startInAppScreenShare`). Injected so that runs are deterministic.
+  /// limits (`startInAppScreenShare`). By default the wall clock (``wallClock``), as an app
+  /// expects; simulations and tests inject a virtual clock so that runs are deterministic.
   public var clock: () -> Int64
   /// Client-side limits (session name length, password, user name truncation, chat size,
   /// video subscriptions).
@@ -58,18 +60,25 @@ public final class InitParams {
   ///   - enableLog: Whether to keep recent log lines.
   ///   - transport: How the instance reaches a service; `nil` for the development service.
   ///   - limits: Client-side limits.
-  ///   - clock: Milliseconds; the default always says 0.
+  ///   - clock: Milliseconds; by default the wall clock (``wallClock``).
   public init(
     domain: String = "",
     enableLog: Bool = false,
     transport: (any SessionLinkFactory)? = nil,
     limits: SessionLimits = SessionLimits(),
-    clock: @escaping () -> Int64 = { 0 }
+    clock: @escaping () -> Int64 = InitParams.wallClock
   ) {
     self.domain = domain
     self.enableLog = enableLog
     self.transport = transport
     self.limits = limits
     self.clock = clock
+  }
+
+  /// Milliseconds since 1970 on the system's wall clock: the default ``clock``.
+  ///
+  /// - Returns: The current time, in whole milliseconds.
+  public static func wallClock() -> Int64 {
+    Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
   }
 }

@@ -169,27 +169,37 @@ public final class VideoSDK {
   public func isInSession() -> Bool { engine.isInSession() }
 
   // MARK: Helpers
+  //
+  // Each getter returns an implicitly unwrapped optional, as the SDK's Objective-C header
+  // imports into Swift: app code that chains `getShareHelper()?.lockShare(false)` (seed 001,
+  // Zoom's own docs) and code that calls `getVideoHelper().startVideo()` both compile. Here it
+  // is never `nil`.
 
+  // swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
   /// The video helper (camera on and off).
   ///
   /// - Returns: The instance's video helper, the same object on every call.
-  public func getVideoHelper() -> VideoHelper { engine.videoHelper }
+  public func getVideoHelper() -> VideoHelper! { engine.videoHelper }
+  // swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
   /// The audio helper (connect, mute, unmute).
   ///
   /// - Returns: The instance's audio helper, the same object on every call.
-  public func getAudioHelper() -> AudioHelper { engine.audioHelper }
+  public func getAudioHelper() -> AudioHelper! { engine.audioHelper }
+  // swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
   /// The share helper (share, lock, multi-share, annotation helpers).
   ///
   /// - Returns: The instance's share helper, the same object on every call.
-  public func getShareHelper() -> ShareHelper { engine.shareHelper }
+  public func getShareHelper() -> ShareHelper! { engine.shareHelper }
+  // swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
   /// The user helper (roles, names, removal).
   ///
   /// - Returns: The instance's user helper, the same object on every call.
-  public func getUserHelper() -> UserHelper { engine.userHelper }
+  public func getUserHelper() -> UserHelper! { engine.userHelper }
+  // swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
   /// The chat helper.
   ///
   /// - Returns: The instance's chat helper, the same object on every call.
-  public func getChatHelper() -> ChatHelper { engine.chatHelper }
+  public func getChatHelper() -> ChatHelper! { engine.chatHelper }
 
   /// How many views show video now (local-only).
   public var videoSubscriptionCount: Int { engine.videoSubscriptionCount }

@@ -201,7 +201,8 @@ private final class DelegateReplayer {
   }
 
   private func initialize() {
-    sdk.initialize(InitParams(domain: "replay", transport: InertLinkFactory()))
+    // A clock that stands still: a replay's store stamps its events alike on every run.
+    sdk.initialize(InitParams(domain: "replay", transport: InertLinkFactory(), clock: { 0 }))
   }
 
   // MARK: Events
@@ -276,7 +277,7 @@ private final class DelegateReplayer {
 
   private func deliver(_ callback: VideoSDKCallback) {
     let session = sdk.getSession()
-    let share = sdk.getShareHelper()
+    let share: ShareHelper = sdk.getShareHelper()
     let noAnswer: (String?, Bool) -> VideoSDKError = { _, _ in .wrongUsage }
     switch callback {
     case .onSessionNeedPassword:

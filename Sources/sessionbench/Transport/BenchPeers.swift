@@ -127,7 +127,7 @@ final class FanOutDriver {
   private func pump() {
     while sent < commands, sent * receivers - deliveredCount <= (window - burst) * receivers {
       let count = min(burst, commands - sent)
-      let video = sdk.getVideoHelper()
+      let video: VideoHelper = sdk.getVideoHelper()
       for _ in 0..<count {
         if nextIsStart { video.startVideo() } else { video.stopVideo() }
         nextIsStart.toggle()
