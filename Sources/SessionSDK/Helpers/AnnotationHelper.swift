@@ -110,13 +110,13 @@ public final class AnnotationHelper {
   /// - Returns: The tool strokes are drawn with; ``AnnotationToolType/pen`` until you choose one.
   public func getToolType() -> AnnotationToolType { toolType }
 
+  // Disfavoured so that, where UIKit's overload below exists, `setToolColor(.red)` means
+  // `UIColor.red` as it does in the SDK instead of being ambiguous; elsewhere it is the only one.
   /// Chooses the colour.
   ///
   /// - Parameter color: The colour to draw with next.
   /// - Returns: `Errors_Success`; `Errors_Wrong_Usage` when the helper is released,
   ///   `Errors_Uninitialize` when the SDK is not initialized.
-  // Disfavoured so that, where UIKit's overload below exists, `setToolColor(.red)` means
-  // `UIColor.red` as it does in the SDK instead of being ambiguous; elsewhere it is the only one.
   @discardableResult @_disfavoredOverload
   public func setToolColor(_ color: AnnotationColor) -> VideoSDKError {
     let usable = usability
