@@ -70,5 +70,54 @@ extension SharedInstanceTests {
       #expect(scene.others["Dan"]?.store.state.phase == .left(.endByHost))
       #expect(DevelopmentService.liveSessionNames(domain: QuickStartScene.domain).isEmpty)
     }
+
+    /// Thirty-one copies of the seed's app, unchanged, in one process: each copy's code runs
+    /// in a scope that makes its own instance the shared one, so every
+    /// `ZoomVideoSDK.shareInstance()` it makes (in its calls, in its callbacks, in the tasks
+    /// those start) reaches that instance; the process's shared instance is never touched.
+    @MainActor
+    @Test func thirtyOneCopiesOfTheSeedsAppEachRunOnTheirOwnInstance() async throws {
+      SharedInstanceTests.resetSharedInstance()
+      DevelopmentService.reset(domain: QuickStartScene.domain)
+      defer {
+        SharedInstanceTests.resetSharedInstance()
+        DevelopmentService.reset(domain: QuickStartScene.domain)
+      }
+      var copies: [(sdk: VideoSDK, app: SessionView.ViewModel)] = []
+      for index in 0..<31 {
+        let sdk = VideoSDK()
+        let app = SessionView.ViewModel()
+        await VideoSDK.withSharedInstance(sdk) {
+          StartView().setupSDK()
+          app.userInputJWT = DevelopmentService.token(
+            sessionName: app.sessionName, role: index == 0 ? .host : .participant)
+          await app.joinSession()
+        }
+        copies.append((sdk, app))
+      }
+      #expect(!VideoSDK.shared.isInitialized)
+      #expect(VideoSDK.shareInstance() === VideoSDK.shared, "outside every scope")
+      for copy in copies {
+        #expect(copy.sdk.isInitialized && copy.app.inSession)
+        #expect(await SharedInstanceTests.settle { copy.app.videoOn })
+      }
+      // Each copy's onUserJoin asked shareInstance() who "myself" is: its remote tiles are the
+      // thirty others, never itself.
+      for copy in copies {
+        let me = try #require(copy.sdk.getSession()?.getMySelf()?.getID())
+        #expect(copy.app.remoteUsers.count == 30)
+        #expect(!copy.app.remoteUsers.contains { $0.getID() == me })
+      }
+      // A button in one copy (the toggle hops through a Task) turns that copy's camera off,
+      // and only that one.
+      let fifth = copies[5]
+      VideoSDK.withSharedInstance(fifth.sdk) { fifth.app.toggleVideo() }
+      #expect(await SharedInstanceTests.settle { !fifth.app.videoOn })
+      let on = copies.map { $0.sdk.getSession()?.getMySelf()?.getVideoCanvas()?.videoStatus()?.on }
+      #expect(on.enumerated().allSatisfy { $0.element == ($0.offset != 5) })
+      for copy in copies.reversed() {
+        VideoSDK.withSharedInstance(copy.sdk) { _ = copy.sdk.leaveSession(false) }
+      }
+    }
   }
 }

@@ -19,6 +19,29 @@ extension SDKEngine {
     }
     callbackObserver?(callback)
     guard let delegate else { return }
+    if let scope = sharedInstanceScope {
+      // App code in the callback that asks for the shared instance gets this one.
+      SharedInstanceScope.$current.withValue(scope) {
+        call(delegate, with: callback, view: view, releasedHelper: releasedHelper)
+      }
+    } else {
+      call(delegate, with: callback, view: view, releasedHelper: releasedHelper)
+    }
+  }
+
+  /// The scope that makes this engine's instance the shared one, made on first use.
+  func sharedScope(of instance: VideoSDK) -> SharedInstanceScope {
+    if let sharedInstanceScope { return sharedInstanceScope }
+    let scope = SharedInstanceScope(instance)
+    sharedInstanceScope = scope
+    return scope
+  }
+
+  /// Makes the delegate call for `callback`.
+  private func call(
+    _ delegate: any VideoSDKDelegate, with callback: VideoSDKCallback, view: AnyObject?,
+    releasedHelper: AnnotationHelper?
+  ) {
     switch callback {
     case .onSessionJoin:
       delegate.onSessionJoin()

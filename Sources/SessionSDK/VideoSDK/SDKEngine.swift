@@ -29,6 +29,9 @@ final class SDKEngine: LinkLookahead {
 
   /// Receives callbacks; held weakly, as in the SDK.
   @exclusivity(unchecked) weak var delegate: (any VideoSDKDelegate)?
+  /// The scope in which the delegate hears callbacks, once the instance was given as the
+  /// shared instance of a scope (`VideoSDK.withSharedInstance(_:_:)`).
+  var sharedInstanceScope: SharedInstanceScope?
 
   /// Sees every callback as a value, just before the delegate gets it, whether or not there
   /// is a delegate. For recorders and test support.

@@ -44,11 +44,64 @@ public final class VideoSDK {
   /// The shared instance, for code written against the SDK's singleton.
   @MainActor public static let shared = VideoSDK()
 
-  /// The shared instance, as `ZoomVideoSDK.shareInstance()` returns it (never `nil` here; the
-  /// optional keeps seed code's `shareInstance()?.` chains compiling unchanged).
+  /// The shared instance, as `ZoomVideoSDK.shareInstance()` returns it: ``shared``, or inside
+  /// `withSharedInstance(_:_:)` the instance that scope gave (so that many copies of
+  /// app code written for the singleton run side by side, each on its own instance).
   ///
-  /// - Returns: ``shared``; never `nil`.
-  @MainActor public static func shareInstance() -> VideoSDK? { shared }
+  /// - Returns: The scope's instance (`nil` only if it has been released), else ``shared``.
+  @MainActor public static func shareInstance() -> VideoSDK? {
+    guard let scope = SharedInstanceScope.current else { return shared }
+    return scope.instance
+  }
+
+  /// Runs `body` with ``shareInstance()`` returning `instance`: in `body`, in every task it
+  /// starts (tasks inherit the scope), and from now on in every callback `instance` delivers,
+  /// wherever the link delivers it from. Use one scope per copy of app code written for the
+  /// SDK's singleton, to run many copies in one process (tests, simulations):
+  ///
+  /// ```swift
+  /// for name in ["Ada", "Bob", "Cy"] {
+  ///   let sdk = VideoSDK()
+  ///   VideoSDK.withSharedInstance(sdk) {
+  ///     let viewModel = SessionViewModel()   // calls ZoomVideoSDK.shareInstance() inside
+  ///     viewModel.setupSDK()
+  ///     viewModel.joinSession(as: name)
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Code outside every scope still gets ``shared``.
+  ///
+  /// - Parameters:
+  ///   - instance: The instance `shareInstance()` returns in the scope.
+  ///   - body: The code to run.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  @MainActor
+  public static func withSharedInstance<R>(_ instance: VideoSDK, _ body: () throws -> R) rethrows
+    -> R
+  {
+    try SharedInstanceScope.$current.withValue(instance.engine.sharedScope(of: instance)) {
+      try body()
+    }
+  }
+
+  /// Runs `body` with ``shareInstance()`` returning `instance`, as the synchronous
+  /// `withSharedInstance(_:_:)` does, across its suspensions.
+  ///
+  /// - Parameters:
+  ///   - instance: The instance `shareInstance()` returns in the scope.
+  ///   - body: The code to run.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  @MainActor
+  public static func withSharedInstance<R>(
+    _ instance: VideoSDK, _ body: @MainActor () async throws -> R
+  ) async rethrows -> R {
+    try await SharedInstanceScope.$current.withValue(instance.engine.sharedScope(of: instance)) {
+      try await body()
+    }
+  }
 
   /// Creates an uninitialized instance.
   public init() {}
@@ -229,4 +282,20 @@ public final class VideoSDK {
   @_spi(Testing) public static func appliesWithoutBookkeeping(_ event: SessionEvent) -> Bool {
     SDKEngine.EventPlan(event).isPlain
   }
+}
+
+/// The instance ``VideoSDK/shareInstance()`` returns in a scope
+/// (`VideoSDK.withSharedInstance(_:_:)`), carried as a task-local value.
+///
+/// Unchecked `Sendable`: a task-local value must be `Sendable`, and the instance is not. The
+/// scope only carries a weak reference to it; the reference is read only in
+/// ``VideoSDK/shareInstance()``, on the main actor, where the scope was made.
+final class SharedInstanceScope: @unchecked Sendable {
+  /// The scope in force for the current task, if any.
+  @TaskLocal static var current: SharedInstanceScope?
+
+  /// The instance; weak, because the instance's engine keeps its scope.
+  private(set) weak var instance: VideoSDK?
+
+  init(_ instance: VideoSDK) { self.instance = instance }
 }
