@@ -12,6 +12,9 @@ extension SessionService {
     let command = configuration.limits.normalized(command)
     var verdict = session.state.authorize(command, by: user)
     if verdict == .success { verdict = serviceRules(command, by: user, in: session) }
+    if verdict == .success, case .sendCommand = command {
+      verdict = admitCommand(in: session, now: now)
+    }
     guard verdict == .success else {
       log(.info, "\(user): \(command.name) refused: \(verdict.sdkName)")
       send(.commandFailed(id, verdict), to: connection)
@@ -33,6 +36,25 @@ extension SessionService {
     default:
       return .success
     }
+  }
+
+  /// The most command-channel commands a session carries in a second, from all its members
+  /// together: the SDK's documented rate. One more in the same second is refused with
+  /// `Errors_Call_Too_Frequently` on its sender's connection and reaches nobody.
+  public static let maxCommandsPerSecond = 2
+
+  /// Whether one more command fits the session's current second; counts it if so.
+  private func admitCommand(in session: ServiceSession, now: Int64) -> VideoSDKError {
+    if let start = session.commandWindow.start, now >= start, now &- start < 1_000 {
+      // Still in the current second.
+    } else {
+      session.commandWindow = (now, 0)
+    }
+    guard session.commandWindow.count < Self.maxCommandsPerSecond else {
+      return .callTooFrequently
+    }
+    session.commandWindow.count += 1
+    return .success
   }
 
   // Reads go to `session.state` in place: a local copy held across `emit` would make the
@@ -194,6 +216,10 @@ extension SessionService {
         .chatMessageDeleted(
           messageID: messageID, deletedBy: message.sender == user ? .selfSender : .host),
         to: holders, in: session)
+    case .sendCommand(let receiver, let content):
+      // Only its recipients hear of it: one user, or everyone but the sender.
+      let recipients = receiver.map { [$0] } ?? session.memberOrder.filter { $0 != user }
+      emitPrivately(.commandReceived(sender: user, content: content), to: recipients, in: session)
     case .changeChatPrivilege(let privilege) where privilege != session.state.chatPrivilege:
       emit([.chatPrivilegeChanged(privilege)], in: session)
 

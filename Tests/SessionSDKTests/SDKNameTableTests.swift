@@ -511,8 +511,14 @@ enum SDKNameTable {
         (d: any VideoSDKDelegate) in d.onChatPrivilegeChanged(nil, privilege: .noOne)
       },
       // Command channel, recording, streaming, transcription, sub-sessions, files.
-      notModelled("onCmdChannelConnectResult:", "no command channel here yet"),
-      notModelled("onCommandReceived:sendUser:", "no command channel here yet"),
+      modelled(
+        "onCmdChannelConnectResult:", "onCmdChannelConnectResult(_:)",
+        "after each join's other callbacks; always `true`"
+      ) { (d: any VideoSDKDelegate) in d.onCmdChannelConnectResult(true) },
+      modelled(
+        "onCommandReceived:sendUser:", "onCommandReceived(_:sendUser:)",
+        "the sender does not receive its own"
+      ) { (d: any VideoSDKDelegate) in d.onCommandReceived("raise-hand", sendUser: nil) },
       notModelled("onCloudRecordingStatus:recordAgreementHandler:", "no cloud recording here yet"),
       notModelled("onLiveStreamStatusChanged:status:", "out of scope: live streaming"),
     ]
@@ -606,7 +612,9 @@ enum SDKNameTable {
         s.getChatHelper()
       },
       notModelled("ZoomVideoSDK.getPhoneHelper", "out of scope: phone dial-out"),
-      notModelled("ZoomVideoSDK.getCmdChannel", "no command channel here yet"),
+      modelled("ZoomVideoSDK.getCmdChannel", "VideoSDK.getCmdChannel()") { (s: VideoSDK) in
+        s.getCmdChannel()
+      },
       notModelled("ZoomVideoSDK.getRecordingHelper", "no cloud recording here yet"),
       notModelled("ZoomVideoSDK.getAudioSettingHelper", "out of scope: audio devices"),
       notModelled("ZoomVideoSDK.getTestAudioDeviceHelper", "out of scope: audio device tests"),
@@ -1128,6 +1136,11 @@ enum SDKNameTable {
     modelled("ZoomVideoSDKChatHelper.getChatPrivilege", "ChatHelper.getChatPrivilege()") {
       (h: ChatHelper) in h.getChatPrivilege()
     },
+    modelled("ZoomVideoSDKCmdChannel", "CmdChannel") { (_: CmdChannel) in },
+    modelled(
+      "ZoomVideoSDKCmdChannel.sendCommand:receiveUser:", "CmdChannel.sendCommand(_:receiveUser:)",
+      "1–512 characters; 2 a second per session; `nil` user: everyone else"
+    ) { (c: CmdChannel, u: User) in c.sendCommand("raise-hand", receiveUser: u) },
   ]
 
   // MARK: Objects

@@ -318,8 +318,8 @@ struct SDKUnitTestsEvents {
     #expect(!sdk.replay(.usersLeft([9])))
     #expect(
       log.callbacks == [
-        .onSessionJoin, .onUserJoin([1, 2, 3]), .onUserVideoStatusChanged([2]),
-        .onSessionLeave(.endByHost), .onSessionLeaveLegacy,
+        .onSessionJoin, .onUserJoin([1, 2, 3]), .onCmdChannelConnectResult(true),
+        .onUserVideoStatusChanged([2]), .onSessionLeave(.endByHost), .onSessionLeaveLegacy,
       ])
   }
 }
@@ -331,7 +331,7 @@ struct SDKUnitTestsMapping {
       snapshot(myself: 3, users: [classroom[2], classroom[1], classroom[0]]))
     #expect(
       CallbackMapping.callbacks(for: event, context: .init(phaseBefore: .joining))
-        == [.onSessionJoin, .onUserJoin([1, 2, 3])])
+        == [.onSessionJoin, .onUserJoin([1, 2, 3]), .onCmdChannelConnectResult(true)])
     #expect(CallbackMapping.callbacks(for: event, context: .init(phaseBefore: .inSession)).isEmpty)
   }
 

@@ -165,7 +165,8 @@ struct SDKUnitTestsLifecycle {
     let shuffled = [classroom[2], classroom[0], classroom[1]]
     links.last?.deliver(.joined(snapshot(myself: 2, users: shuffled, sequence: 5), resumeToken: 1))
 
-    #expect(rig.log.take() == [.onSessionJoin, .onUserJoin([1, 2, 3])])
+    #expect(
+      rig.log.take() == [.onSessionJoin, .onUserJoin([1, 2, 3]), .onCmdChannelConnectResult(true)])
     #expect(delegate.lines == ["onSessionJoin in session as Ada", "onUserJoin Grace,Ada,Alan"])
     #expect(rig.sdk.isInSession())
     #expect(rig.sdk.lastServiceSequence == 5)
@@ -325,7 +326,10 @@ struct SDKUnitTestsLifecycle {
     #expect(retry("much too long", false) == .joinSessionInvalidPassword)
     #expect(retry("secret", false) == .success)
     #expect(
-      rig.log.take() == [.onSessionJoin, .onUserJoin([1]), .onUserAudioStatusChanged([1])])
+      rig.log.take() == [
+        .onSessionJoin, .onUserJoin([1]), .onUserAudioStatusChanged([1]),
+        .onCmdChannelConnectResult(true),
+      ])
     #expect(rig.sdk.getSession()?.getSessionPassword() == "secret")
   }
 
@@ -353,11 +357,14 @@ struct SDKUnitTestsLifecycle {
     // Both connect audio at the join; each member hears of it after the join.
     #expect(
       grace.log.take() == [
-        .onSessionJoin, .onUserJoin([1]), .onUserAudioStatusChanged([1]), .onUserJoin([2]),
-        .onUserAudioStatusChanged([2]),
+        .onSessionJoin, .onUserJoin([1]), .onUserAudioStatusChanged([1]),
+        .onCmdChannelConnectResult(true), .onUserJoin([2]), .onUserAudioStatusChanged([2]),
       ])
     #expect(
-      ada.log.take() == [.onSessionJoin, .onUserJoin([1, 2]), .onUserAudioStatusChanged([2])])
+      ada.log.take() == [
+        .onSessionJoin, .onUserJoin([1, 2]), .onUserAudioStatusChanged([2]),
+        .onCmdChannelConnectResult(true),
+      ])
     #expect(ada.sdk.getVideoHelper().startVideo() == .success)
     #expect(grace.log.take() == [.onUserVideoStatusChanged([2])])
     #expect(ada.log.take() == [.onUserVideoStatusChanged([2])])

@@ -167,7 +167,7 @@ struct Seed000QuickStartTests {
     // The seed joins with the camera on and audio connected: both are reported after the join.
     graceStore.receive(
       .onSessionJoin, .onUserJoin([1]), .onUserVideoStatusChanged([1]),
-      .onUserAudioStatusChanged([1]))
+      .onUserAudioStatusChanged([1]), .onCmdChannelConnectResult(true))
     #expect(grace.remoteUsers.isEmpty, "the seed filters itself out of onUserJoin")
     #expect(grace.videoOn, "the seed's videoOn follows onUserVideoStatusChanged")
     #expect(graceStore.state.myself?.role == .host)
@@ -176,7 +176,7 @@ struct Seed000QuickStartTests {
     join(ada, adaStore, as: 2)
     adaStore.receive(
       .onSessionJoin, .onUserJoin([1, 2]), .onUserVideoStatusChanged([2]),
-      .onUserAudioStatusChanged([2]))
+      .onUserAudioStatusChanged([2]), .onCmdChannelConnectResult(true))
     #expect(ada.videoOn)
     #expect(!ada.audioOn, "audioOption.mute = true")
     let adaAsJoined = try #require(adaStore.state.myself)

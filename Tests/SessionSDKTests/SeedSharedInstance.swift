@@ -65,7 +65,7 @@ extension SharedInstanceTests {
       #expect(
         recorder.take() == [
           .onSessionJoin, .onUserJoin([1, 2]), .onUserVideoStatusChanged([2]),
-          .onUserAudioStatusChanged([2]),
+          .onUserAudioStatusChanged([2]), .onCmdChannelConnectResult(true),
         ])
 
       // The seed's toggleVideo: check the canvas, then hop to the main actor to call the helper.

@@ -228,7 +228,8 @@ struct TestSupportRecordingTests {
     ])
     let replayed = Recorder()
     let outcome = replay(trace, into: replayed)
-    #expect(replayed.callbacks == [.onSessionJoin, .onUserJoin([1, 2])])
+    #expect(
+      replayed.callbacks == [.onSessionJoin, .onUserJoin([1, 2]), .onCmdChannelConnectResult(true)])
     #expect(outcome.error == TraceError(line: 4, message: "the instance rejected usersLeft"))
   }
 
@@ -268,6 +269,7 @@ struct TestSupportRecordingTests {
     "onAnnotationHelperCleanUp", "onAnnotationPrivilegeChange(with:shareAction:)",
     "onAnnotationPrivilegeChange(_:shareOwner:)", "onAnnotationToolTypeChanged",
     "onChatNewMessageNotify", "onChatMsgDeleteNotification", "onChatPrivilegeChanged",
+    "onCmdChannelConnectResult", "onCommandReceived",
   ]
 
   /// A hand-made recording that fires every callback once or more: the events' callbacks come
@@ -303,6 +305,7 @@ struct TestSupportRecordingTests {
       .chatPrivilegeChanged(.noOne),
       .shareStatusChanged(user: 1, status: .stopped, kind: .view),
       .errorOccurred(error: .sessionNoRights, detail: 5),
+      .commandReceived(sender: 3, content: "raise-hand"),
       .hostChanged(newHost: 3),
       .usersLeft([5]),
       .sessionLeft(reason: .kickByHost),

@@ -30,7 +30,7 @@ struct TestSupportSDKTestStoreTests {
     #expect(session != nil)
     ada.receive([
       .onSessionJoin, .onUserJoin([graceID, 2]), .onUserVideoStatusChanged([2]),
-      .onUserAudioStatusChanged([2]),
+      .onUserAudioStatusChanged([2]), .onCmdChannelConnectResult(true),
     ])
     let adaParticipant = try #require(ada.state.myself)
     #expect(adaParticipant.isVideoOn)

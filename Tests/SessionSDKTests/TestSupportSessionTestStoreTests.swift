@@ -28,7 +28,7 @@ struct TestSupportSessionTestStoreTests {
     store.send(.sessionJoined(joined.snapshot(for: 2, sequence: 0))) {
       $0 = SessionStateFields(joined)
     }
-    store.receive([.onSessionJoin, .onUserJoin([1, 2, 3])])
+    store.receive([.onSessionJoin, .onUserJoin([1, 2, 3]), .onCmdChannelConnectResult(true)])
     store.send(.videoStatusChanged(user: 2, isOn: true)) { $0.myself?.isVideoOn = true }
     store.receive(.onUserVideoStatusChanged([2]))
     store.send(.managerChanged(user: 3, isManager: true)) { $0.participants[3]?.role = .manager }

@@ -88,7 +88,7 @@ private final class HostileClients {
   }
 
   func command() -> SessionCommand {
-    switch Int.random(in: 0..<31, using: &random) {
+    switch Int.random(in: 0..<32, using: &random) {
     case 0: return .leave(end: chance(30))
     case 1: return .startVideo
     case 2: return .stopVideo
@@ -122,6 +122,11 @@ private final class HostileClients {
       return .deleteChatMessage(messageID: chance(60) && !kept.isEmpty ? one(of: kept) : text())
     case 28: return .changeChatPrivilege(one(of: ChatPrivilege.allCases))
     case 29: return .reportTalking(chance(50))
+    case 30:
+      // Texts from empty to far over the 512-character limit, to anyone or no one.
+      let long = String(repeating: text(), count: Int.random(in: 0...600, using: &random))
+      return .sendCommand(
+        receiver: chance(50) ? nil : userID(), content: chance(50) ? text() : long)
     default: return .reportNetworkQuality(one(of: NetworkQuality.allCases))
     }
   }

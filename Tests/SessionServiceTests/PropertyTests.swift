@@ -202,7 +202,7 @@ private final class Fuzzer {
     let target = randomTarget(for: connection)
     let me = harness.replica(connection)?.myselfID ?? 0
     let flag = chance(50)
-    switch Int.random(in: 0..<32, using: &random) {
+    switch Int.random(in: 0..<33, using: &random) {
     case 0: return .startVideo
     case 1: return .stopVideo
     case 2: return .startAudio
@@ -235,6 +235,9 @@ private final class Fuzzer {
     case 28: return .changeChatPrivilege(one(of: ChatPrivilege.allCases))
     case 29: return .reportTalking(flag)
     case 30: return .reportNetworkQuality(one(of: NetworkQuality.allCases))
+    case 31:
+      return .sendCommand(
+        receiver: chance(50) ? nil : target, content: one(of: ["raise-hand", "", "poll:2"]))
     default: return .leave(end: flag)
     }
   }

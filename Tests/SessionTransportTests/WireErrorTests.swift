@@ -55,13 +55,13 @@ private func clientError(_ payload: [UInt8], _ decoder: WireDecoder = WireDecode
   }
 
   @Test func unknownEventAndCommandTagsAreRejected() {
-    for tag: UInt8 in [0, 28, 0xFF] {
+    for tag: UInt8 in [0, 29, 0xFF] {
       let error = serverError([0x94, tag])
       #expect(error?.code == .unknownTag)
       #expect(error?.offset == 1)
       #expect(serverError([0x93, 0x01, 0x01, tag])?.code == .unknownTag)
     }
-    for tag: UInt8 in [0, 32, 0xFF] {
+    for tag: UInt8 in [0, 33, 0xFF] {
       let error = clientError([0x12, 0x00, tag])
       #expect(error?.code == .unknownTag)
       #expect(error?.offset == 2)
@@ -75,8 +75,8 @@ private func clientError(_ payload: [UInt8], _ decoder: WireDecoder = WireDecode
     #expect(serverError([0x92, 0x02])?.code == .invalidEnumValue)
     // password with presence byte 2.
     #expect(clientError([0x11, 0x02])?.code == .invalidEnumValue)
-    // joinRefused with an error code no case has (4).
-    #expect(serverError([0x91, 0x04])?.code == .invalidEnumValue)
+    // joinRefused with an error code no case has (13).
+    #expect(serverError([0x91, 0x0D])?.code == .invalidEnumValue)
     // startShare(kind 4).
     #expect(clientError([0x12, 0x00, 0x0B, 0x04])?.code == .invalidEnumValue)
     // usersJoined with a participant whose role is 3.

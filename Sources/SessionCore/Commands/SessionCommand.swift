@@ -63,6 +63,9 @@ public enum SessionCommand: Sendable, Codable, Hashable {
   case reportTalking(Bool)
   /// The link measured a new network quality for this member.
   case reportNetworkQuality(NetworkQuality)
+  /// `sendCommand(_:receiveUser:)` on the command channel: to one user, or (receiver `nil`) to
+  /// everyone else in the session.
+  case sendCommand(receiver: UserID?, content: String)
 
   /// The case name, for logs.
   public var name: String {
@@ -98,6 +101,7 @@ public enum SessionCommand: Sendable, Codable, Hashable {
     case .changeChatPrivilege: "changeChatPrivilege"
     case .reportTalking: "reportTalking"
     case .reportNetworkQuality: "reportNetworkQuality"
+    case .sendCommand: "sendCommand"
     }
   }
 }

@@ -58,6 +58,9 @@ public enum SessionEvent: Sendable, Codable, Hashable {
   case chatPrivilegeChanged(ChatPrivilege)
   /// A user's network quality changed (`onUserOverallNetworkStatusChanged`).
   case networkStatusChanged(user: UserID, quality: NetworkQuality)
+  /// A command-channel command reached the local user (`onCommandReceived(_:sendUser:)`): it
+  /// changes no state, and only its recipients hear of it.
+  case commandReceived(sender: UserID, content: String)
   /// The SDK reported an error (`onError`).
   case errorOccurred(error: VideoSDKError, detail: Int)
 }
@@ -109,6 +112,7 @@ extension SessionEvent {
     case .chatMessageDeleted: "chatMessageDeleted"
     case .chatPrivilegeChanged: "chatPrivilegeChanged"
     case .networkStatusChanged: "networkStatusChanged"
+    case .commandReceived: "commandReceived"
     case .errorOccurred: "errorOccurred"
     }
   }

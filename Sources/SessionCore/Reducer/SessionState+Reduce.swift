@@ -220,6 +220,10 @@ extension SessionState {
     case .chatPrivilegeChanged(let privilege):
       chatPrivilege = privilege
 
+    case .commandReceived(let sender, _):
+      // Nothing to keep: the command is the callback. Its sender must be here.
+      _ = try indexOf(sender, event)
+
     case .initialized, .cleanedUp, .joinRequested, .sessionJoined, .joinFailed, .leaveRequested,
       .sessionLeft, .errorOccurred:
       preconditionFailure("lifecycle events are handled by reduce(_:)")

@@ -26,6 +26,17 @@ extension SessionState {
       guard participants[target] != nil else { return .invalidParameter }
       return target == user || moderator ? .success : .sessionNoRights
 
+    case .sendCommand(let receiver, let content):
+      // Anyone may send; the text must be 1 to 512 characters (the SDK's documented size),
+      // counted only once its UTF-8 length is known to be small.
+      guard !content.isEmpty, content.utf8.count <= Self.maxCommandBytes,
+        content.count <= Self.maxCommandCharacters
+      else { return .invalidParameter }
+      if let receiver {
+        guard receiver != user, participants[receiver] != nil else { return .invalidParameter }
+      }
+      return .success
+
     case .changeChatPrivilege(let privilege):
       guard privilege != .unknown else { return .invalidParameter }
       return moderator ? .success : .sessionNoRights
@@ -114,4 +125,11 @@ extension SessionState {
       return message.sender == user || moderator ? .success : .sessionNoRights
     }
   }
+
+  /// The most characters a command-channel command may hold: the SDK's documented size.
+  public static let maxCommandCharacters = 512
+
+  /// The most UTF-8 bytes a command-channel command may hold (512 characters of up to four
+  /// bytes each), checked before its characters are counted.
+  public static let maxCommandBytes = 2_048
 }

@@ -9,7 +9,8 @@ import SessionCore
 /// Engine policy where the SDK is silent:
 /// - My own join fires `onSessionJoin`, then `onUserJoin` with everyone present, myself
 ///   included, in join order, then `onUserVideoStatusChanged([me])` if I joined with my camera
-///   on (`localVideoOn`) and `onUserAudioStatusChanged([me])` if I joined with audio connected.
+///   on (`localVideoOn`) and `onUserAudioStatusChanged([me])` if I joined with audio connected,
+///   then `onCmdChannelConnectResult(true)` (the command channel is ready).
 ///   A snapshot that replaces a live session (a resume) fires nothing.
 /// - Another user's join fires `onUserJoin`, then, as for my own, the video and audio status
 ///   changes of a camera on and audio connected at the join.
@@ -284,6 +285,8 @@ package enum CallbackMapping {
       if let me = listed.last(where: { $0.id == snapshot.myself }) {
         mediaStarts(of: CollectionOfOne(me))
       }
+      // The command channel connects once the join is done.
+      body(.onCmdChannelConnectResult(true))
 
     case .joinFailed(let error):
       body(.onError(error, detail: 0))
@@ -362,6 +365,9 @@ package enum CallbackMapping {
 
     case .chatPrivilegeChanged(let privilege):
       body(.onChatPrivilegeChanged(privilege))
+
+    case .commandReceived(let sender, let content):
+      body(.onCommandReceived(content: content, sender: sender))
 
     case .networkStatusChanged(let user, let quality):
       body(.onUserOverallNetworkStatusChanged(quality, user: user))

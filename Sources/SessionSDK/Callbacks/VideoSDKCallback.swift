@@ -95,6 +95,13 @@ public enum VideoSDKCallback: Sendable, Codable, Hashable {
   case onChatMsgDeleteNotification(messageID: String, deleteBy: ChatDeleteBy)
   /// `onChatPrivilegeChanged(_:privilege:)`.
   case onChatPrivilegeChanged(ChatPrivilege)
+
+  // MARK: Command channel
+
+  /// `onCmdChannelConnectResult(_:)`: the command channel is ready (after each join).
+  case onCmdChannelConnectResult(Bool)
+  /// `onCommandReceived(_:sendUser:)`.
+  case onCommandReceived(content: String, sender: UserID)
 }
 
 extension VideoSDKCallback {
@@ -131,6 +138,8 @@ extension VideoSDKCallback {
     case .onChatNewMessageNotify: "onChatNewMessageNotify"
     case .onChatMsgDeleteNotification: "onChatMsgDeleteNotification"
     case .onChatPrivilegeChanged: "onChatPrivilegeChanged"
+    case .onCmdChannelConnectResult: "onCmdChannelConnectResult"
+    case .onCommandReceived: "onCommandReceived"
     }
   }
 }

@@ -210,6 +210,20 @@ public protocol VideoSDKDelegate: AnyObject {
   ///   - helper: The instance's chat helper (``VideoSDK/getChatHelper()``).
   ///   - privilege: Who may chat now.
   func onChatPrivilegeChanged(_ helper: ChatHelper?, privilege: ChatPrivilege)
+
+  // MARK: Command channel
+
+  /// The command channel connected (or failed to): it fires once after each join, after the
+  /// join's other callbacks; commands can be sent once it said `true`.
+  ///
+  /// - Parameter success: Whether the channel is ready (always `true` here).
+  func onCmdChannelConnectResult(_ success: Bool)
+  /// A command from another member reached the local user, sent to it alone or to everyone.
+  ///
+  /// - Parameters:
+  ///   - commandContent: The command's text, as sent.
+  ///   - sendUser: Who sent it.
+  func onCommandReceived(_ commandContent: String?, sendUser: User?)
 }
 
 extension VideoSDKDelegate {
@@ -389,4 +403,14 @@ extension VideoSDKDelegate {
   ///   - helper: The instance's chat helper (``VideoSDK/getChatHelper()``).
   ///   - privilege: Who may chat now.
   public func onChatPrivilegeChanged(_ helper: ChatHelper?, privilege: ChatPrivilege) {}
+  /// Does nothing.
+  ///
+  /// - Parameter success: Whether the command channel is ready.
+  public func onCmdChannelConnectResult(_ success: Bool) {}
+  /// Does nothing.
+  ///
+  /// - Parameters:
+  ///   - commandContent: The command's text.
+  ///   - sendUser: Who sent it.
+  public func onCommandReceived(_ commandContent: String?, sendUser: User?) {}
 }

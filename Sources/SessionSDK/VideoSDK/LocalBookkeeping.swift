@@ -17,6 +17,8 @@ struct LocalBookkeeping {
   var subscriptions = CanvasSubscriptions()
   /// When the last in-app screen share started (its 500 ms rate limit), by the clock.
   var lastInAppShareStart: Int64?
+  /// When the command channel's commands of the last second went, by the clock.
+  var commandTimes: [Int64] = []
   /// The view in-app screen share annotates on, if the app set one.
   weak var annotationView: AnyObject?
 }

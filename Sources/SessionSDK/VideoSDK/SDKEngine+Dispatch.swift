@@ -120,6 +120,11 @@ extension SDKEngine {
       delegate.onChatMsgDeleteNotification(chatHelper, messageID: messageID, deleteBy: deleteBy)
     case .onChatPrivilegeChanged(let privilege):
       delegate.onChatPrivilegeChanged(chatHelper, privilege: privilege)
+
+    case .onCmdChannelConnectResult(let success):
+      delegate.onCmdChannelConnectResult(success)
+    case .onCommandReceived(let content, let sender):
+      delegate.onCommandReceived(content, sendUser: user(sender))
     }
   }
 

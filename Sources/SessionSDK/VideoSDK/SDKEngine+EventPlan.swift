@@ -82,7 +82,8 @@ extension SDKEngine {
       switch event {
       case .videoStatusChanged, .audioStatusChanged, .activeSpeakersChanged, .hostAskedUnmute,
         .shareSettingChanged, .hostChanged, .managerChanged, .nameChanged, .usersJoined,
-        .chatMessageReceived, .chatMessageDeleted, .chatPrivilegeChanged, .networkStatusChanged:
+        .chatMessageReceived, .chatMessageDeleted, .chatPrivilegeChanged, .networkStatusChanged,
+        .commandReceived:
         self = .plain
       case .initialized, .cleanedUp, .joinRequested, .leaveRequested:
         self = .bookkept(Bookkeeping(isLifecycle: true))

@@ -66,6 +66,7 @@ final class SDKEngine: LinkLookahead {
   let userHelper = UserHelper()
   let shareHelper = ShareHelper()
   let chatHelper = ChatHelper()
+  let cmdChannel = CmdChannel()
 
   // Read by fewer events, or only by commands and the lifecycle.
 
@@ -141,6 +142,7 @@ final class SDKEngine: LinkLookahead {
     userHelper.reference = reference
     shareHelper.reference = reference
     chatHelper.reference = reference
+    cmdChannel.reference = reference
   }
 
   deinit {
@@ -200,6 +202,7 @@ final class SDKEngine: LinkLookahead {
     local.subscriptions.removeAll()
     local.pendingCommands.removeAll()
     local.lastInAppShareStart = nil
+    local.commandTimes.removeAll()
     local.annotationView = nil
     clock.now = { 0 }
     return .success

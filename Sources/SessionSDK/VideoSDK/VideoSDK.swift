@@ -253,6 +253,11 @@ public final class VideoSDK {
   ///
   /// - Returns: The instance's chat helper, the same object on every call.
   public func getChatHelper() -> ChatHelper! { engine.chatHelper }
+  // swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
+  /// The command channel (``CmdChannel``): commands to one member or to everyone.
+  ///
+  /// - Returns: The instance's command channel, the same object on every call.
+  public func getCmdChannel() -> CmdChannel! { engine.cmdChannel }
 
   /// How many views show video now (local-only).
   public var videoSubscriptionCount: Int { engine.videoSubscriptionCount }

@@ -196,6 +196,13 @@ extension ScenarioRunner {
       chatCounter += 1
       let content = text ?? "private \(chatCounter) from \(peer.name)"
       result = sdk.getChatHelper().SendChatToUser(targetUser, Content: content) == .success
+    case .command:
+      chatCounter += 1
+      let content = text ?? "command \(chatCounter) from \(peer.name)"
+      // A target that is not in the session is refused, not turned into a broadcast.
+      result =
+        target != nil && targetUser == nil
+        ? false : sdk.getCmdChannel().sendCommand(content, receiveUser: targetUser) == .success
     case .deleteChat:
       let mine = sdk.store.current.chatMessages.last { $0.sender == me?.id }
       result = sdk.getChatHelper().deleteChatMessage(mine?.id) == .success

@@ -5,7 +5,7 @@ import VirtualNetwork
 extension ScenarioRunner {
   /// The kinds of random behaviour, each a Poisson process per peer.
   enum BehaviourKind: String, CaseIterable {
-    case leave, video, audio, mute, chat, share, annotate, rename, talk
+    case leave, video, audio, mute, chat, share, annotate, rename, talk, raiseHand
 
     func rate(in spec: BehaviourSpec) -> Double? {
       switch self {
@@ -18,6 +18,7 @@ extension ScenarioRunner {
       case .annotate: spec.annotatePerMinute
       case .rename: spec.renamePerMinute
       case .talk: spec.talkPerMinute
+      case .raiseHand: spec.raiseHandPerMinute
       }
     }
   }
@@ -84,6 +85,12 @@ extension ScenarioRunner {
       } else {
         perform(.startAnnotation, by: peer)
       }
+    case .raiseHand:
+      let state = peer.sdk.store.current
+      guard let host = state.hostID, host != state.myselfID,
+        let hostPeer = peers.first(where: { $0.userID == host })
+      else { return }
+      perform(.command, by: peer, target: hostPeer.name, text: "raise-hand")
     case .rename:
       chatCounter += 1
       perform(.rename, by: peer, text: "\(peer.name) (\(chatCounter))")

@@ -64,6 +64,9 @@ public struct ActionSpec: Sendable, Hashable, Codable {
     case chatTo
     /// `ChatHelper.deleteChatMessage` of the peer's newest message.
     case deleteChat
+    /// `CmdChannel.sendCommand`: the text to the target peer, or to everyone else when there
+    /// is no target.
+    case command
     /// `ChatHelper.changeChatPrivilege(text)`: `everyone`, `everyonePublicly`, `noOne`, or
     /// `hostOnly`.
     case changeChatPrivilege
@@ -144,6 +147,9 @@ public struct BehaviourSpec: Sendable, Hashable, Codable {
   public var mutePerMinute: Double?
   /// Chat messages to everyone per minute.
   public var chatPerMinute: Double?
+  /// Raised hands per minute: `raise-hand` to the host over the command channel (nothing when
+  /// the peer is the host or there is none).
+  public var raiseHandPerMinute: Double?
   /// Share start/stop flips per minute.
   public var sharePerMinute: Double?
   /// Annotation start/stop flips per minute (on whatever is shared).
@@ -170,12 +176,14 @@ public struct BehaviourSpec: Sendable, Hashable, Codable {
   ///   - renamePerMinute: Renames.
   ///   - talkPerMinute: Talking spurts, each `talkFor` long.
   ///   - talkFor: How long a talking spurt lasts; `nil` for 2 s.
+  ///   - raiseHandPerMinute: Raised hands: `raise-hand` to the host on the command channel.
   public init(
     peers: String, leavePerMinute: Double? = nil, rejoinAfter: SimDurationRange? = nil,
     videoTogglePerMinute: Double? = nil, audioTogglePerMinute: Double? = nil,
     mutePerMinute: Double? = nil, chatPerMinute: Double? = nil, sharePerMinute: Double? = nil,
     annotatePerMinute: Double? = nil, renamePerMinute: Double? = nil,
-    talkPerMinute: Double? = nil, talkFor: SimDurationRange? = nil
+    talkPerMinute: Double? = nil, talkFor: SimDurationRange? = nil,
+    raiseHandPerMinute: Double? = nil
   ) {
     self.peers = peers
     self.leavePerMinute = leavePerMinute
@@ -189,5 +197,6 @@ public struct BehaviourSpec: Sendable, Hashable, Codable {
     self.renamePerMinute = renamePerMinute
     self.talkPerMinute = talkPerMinute
     self.talkFor = talkFor
+    self.raiseHandPerMinute = raiseHandPerMinute
   }
 }

@@ -37,7 +37,7 @@ enum ScenarioKeys {
   static let behaviour = Shape.object(
     [
       "peers", "leavePerMinute", "rejoinAfter", "videoTogglePerMinute", "audioTogglePerMinute",
-      "mutePerMinute", "chatPerMinute", "sharePerMinute", "annotatePerMinute",
+      "mutePerMinute", "chatPerMinute", "raiseHandPerMinute", "sharePerMinute", "annotatePerMinute",
       "renamePerMinute", "talkPerMinute", "talkFor",
     ], ["rejoinAfter": range, "talkFor": range])
   static let fault = Shape.object(

@@ -468,4 +468,28 @@ public final class RecordingDelegate: VideoSDKDelegate {
     record(.onChatPrivilegeChanged(privilege))
     forwardee?.onChatPrivilegeChanged(helper, privilege: privilege)
   }
+
+  // MARK: Command channel
+
+  /// Records ``SessionSDK/VideoSDKCallback/onCmdChannelConnectResult(_:)``.
+  ///
+  /// - Parameter success: Whether the channel is ready; recorded.
+  public func onCmdChannelConnectResult(_ success: Bool) {
+    record(.onCmdChannelConnectResult(success))
+    forwardee?.onCmdChannelConnectResult(success)
+  }
+
+  /// Records ``SessionSDK/VideoSDKCallback/onCommandReceived(content:sender:)``.
+  ///
+  /// - Parameters:
+  ///   - commandContent: The command's text; recorded (`nil` as empty).
+  ///   - sendUser: Who sent it; its id is recorded, and `nil` is listed in ``unrepresentable``.
+  public func onCommandReceived(_ commandContent: String?, sendUser: User?) {
+    if let sendUser {
+      record(.onCommandReceived(content: commandContent ?? "", sender: sendUser.id))
+    } else {
+      missing("onCommandReceived")
+    }
+    forwardee?.onCommandReceived(commandContent, sendUser: sendUser)
+  }
 }

@@ -34,7 +34,8 @@ extension SessionCommand: WireEncodable, WireDecodable {
     static let changeChatPrivilege: UInt8 = 29
     static let reportTalking: UInt8 = 30
     static let reportNetworkQuality: UInt8 = 31
-    static let last: UInt8 = 31
+    static let sendCommand: UInt8 = 32
+    static let last: UInt8 = 32
   }
 
   func encode(to writer: inout WireWriter) {
@@ -114,6 +115,10 @@ extension SessionCommand: WireEncodable, WireDecodable {
       writer.byte(WireTag.sendChat)
       writer.optional(receiver) { $0.user($1) }
       writer.string(content)
+    case .sendCommand(let receiver, let content):
+      writer.byte(WireTag.sendCommand)
+      writer.optional(receiver) { $0.user($1) }
+      writer.string(content)
     case .deleteChatMessage(let messageID):
       writer.byte(WireTag.deleteChatMessage)
       writer.string(messageID)
@@ -191,6 +196,11 @@ extension SessionCommand: WireEncodable, WireDecodable {
         (reader: inout WireReader) throws(WireError) in try reader.user("sendChat receiver")
       }
       self = .sendChat(receiver: receiver, content: try reader.string("sendChat content"))
+    case WireTag.sendCommand:
+      let receiver = try reader.optional("sendCommand receiver") {
+        (reader: inout WireReader) throws(WireError) in try reader.user("sendCommand receiver")
+      }
+      self = .sendCommand(receiver: receiver, content: try reader.string("sendCommand content"))
     case WireTag.deleteChatMessage:
       self = .deleteChatMessage(messageID: try reader.string("deleteChatMessage message id"))
     case WireTag.changeChatPrivilege:

@@ -30,7 +30,8 @@ extension SessionEvent: WireEncodable, WireDecodable {
     static let chatPrivilegeChanged: UInt8 = 25
     static let networkStatusChanged: UInt8 = 26
     static let errorOccurred: UInt8 = 27
-    static let last: UInt8 = 27
+    static let commandReceived: UInt8 = 28
+    static let last: UInt8 = 28
   }
 
   func encode(to writer: inout WireWriter) {
@@ -125,6 +126,10 @@ extension SessionEvent: WireEncodable, WireDecodable {
       writer.byte(WireTag.networkStatusChanged)
       writer.user(user)
       writer.byte(quality.rawValue)
+    case .commandReceived(let sender, let content):
+      writer.byte(WireTag.commandReceived)
+      writer.user(sender)
+      writer.string(content)
     case .errorOccurred(let error, let detail):
       writer.byte(WireTag.errorOccurred)
       error.write(to: &writer)
@@ -217,6 +222,9 @@ extension SessionEvent: WireEncodable, WireDecodable {
       let user = try reader.user("networkStatusChanged user")
       let quality = try reader.rawEnum(NetworkQuality.self, "networkStatusChanged quality")
       self = .networkStatusChanged(user: user, quality: quality)
+    case WireTag.commandReceived:
+      let sender = try reader.user("commandReceived sender")
+      self = .commandReceived(sender: sender, content: try reader.string("commandReceived content"))
     case WireTag.errorOccurred:
       let error = try VideoSDKError.read("errorOccurred error", from: &reader)
       self = .errorOccurred(error: error, detail: try reader.signed("errorOccurred detail"))

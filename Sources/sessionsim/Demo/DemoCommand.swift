@@ -122,6 +122,8 @@ struct RosterPrinter {
       return "\(name(user)) \(status) sharing" + (status == .started ? " (\(kind))" : "")
     case .shareSettingChanged(let setting): return "share setting: \(setting)"
     case .hostChanged(let host): return "\(name(host)) is now host"
+    case .commandReceived(let sender, let content):
+      return "command from \(name(sender)): \(content)"
     case .managerChanged(let user, let isManager):
       return "\(name(user)) is \(isManager ? "now" : "no longer") a manager"
     case .nameChanged(let user, let newName): return "\(name(user)) is now called \(newName)"

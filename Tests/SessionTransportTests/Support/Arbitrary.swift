@@ -96,7 +96,7 @@ struct Arbitrary {
   // MARK: Events and commands
 
   /// The number of `SessionEvent` cases.
-  static let eventCaseCount = 27
+  static let eventCaseCount = 28
 
   mutating func event() -> SessionEvent { event(case: int(in: 0...Self.eventCaseCount - 1)) }
 
@@ -132,12 +132,13 @@ struct Arbitrary {
     case 23: .chatMessageDeleted(messageID: string(), deletedBy: element(ChatDeleteBy.self))
     case 24: .chatPrivilegeChanged(element(ChatPrivilege.self))
     case 25: .networkStatusChanged(user: user(), quality: element(NetworkQuality.self))
-    default: .errorOccurred(error: error(), detail: int())
+    case 26: .errorOccurred(error: error(), detail: int())
+    default: .commandReceived(sender: user(), content: string())
     }
   }
 
   /// The number of `SessionCommand` cases.
-  static let commandCaseCount = 31
+  static let commandCaseCount = 32
 
   mutating func command() -> SessionCommand {
     command(case: int(in: 0...Self.commandCaseCount - 1))
@@ -176,7 +177,8 @@ struct Arbitrary {
     case 27: .deleteChatMessage(messageID: string())
     case 28: .changeChatPrivilege(element(ChatPrivilege.self))
     case 29: .reportTalking(bool())
-    default: .reportNetworkQuality(element(NetworkQuality.self))
+    case 30: .reportNetworkQuality(element(NetworkQuality.self))
+    default: .sendCommand(receiver: optional { $0.user() }, content: string())
     }
   }
 
