@@ -509,7 +509,9 @@ struct SDKLifecycleEngineTests {
     #expect(links.links.count == 2)
     #expect(rig.sdk.engine.lifecycle.state == .resuming(attempt: 1, resumeToken: 11))
     #expect(
-      rig.log.take() == [.onSessionJoin, .onUserJoin([1, 2, 3]), .onCmdChannelConnectResult(true)],
+      rig.log.take() == [
+        .onSessionJoin, .onUserJoin([1, 2, 3]), .onCmdChannelConnectResult(true),
+      ],
       "the join's callbacks first")
   }
 

@@ -227,14 +227,18 @@ struct Seed001ShareAnnotationTests {
         guard let service = testbed.serviceState() else { return }
         expected = .member(1, of: service)
       })
-    doctorStore.receive(.onSessionJoin, .onUserJoin([1]), .onUserAudioStatusChanged([1]), .onCmdChannelConnectResult(true))
+    doctorStore.receive(
+      .onSessionJoin, .onUserJoin([1]), .onUserAudioStatusChanged([1]),
+      .onCmdChannelConnectResult(true))
     patientStore.perform(
       { $0.joinSession(testbed.context("Patient")) },
       assert: { expected in
         guard let service = testbed.serviceState() else { return }
         expected = .member(2, of: service)
       })
-    patientStore.receive(.onSessionJoin, .onUserJoin([1, 2]), .onUserAudioStatusChanged([2]), .onCmdChannelConnectResult(true))
+    patientStore.receive(
+      .onSessionJoin, .onUserJoin([1, 2]), .onUserAudioStatusChanged([2]),
+      .onCmdChannelConnectResult(true))
     let patientParticipant = try #require(patientStore.state.myself)
     doctorStore.receive(.onUserJoin([2]), .onUserAudioStatusChanged([2])) {
       $0.participants[2] = patientParticipant

@@ -429,7 +429,9 @@ struct Seed002ClassroomTests {
       })
     let everyone = try #require(testbed.serviceState()?.usersInJoinOrder.map(\.id))
     // Her context connects audio: every member hears of it after the join.
-    backStore.receive(.onSessionJoin, .onUserJoin(everyone), .onUserAudioStatusChanged([33]), .onCmdChannelConnectResult(true))
+    backStore.receive(
+      .onSessionJoin, .onUserJoin(everyone), .onUserAudioStatusChanged([33]),
+      .onCmdChannelConnectResult(true))
     // Her model tiles the 31 others: the last six are over the 25 video subscriptions.
     backStore.receive(
       (27...32).map { .onVideoCanvasSubscribeFail(.hasSubscribeExceededLimit, user: UserID($0)) })

@@ -229,7 +229,9 @@ struct TestSupportRecordingTests {
     let replayed = Recorder()
     let outcome = replay(trace, into: replayed)
     #expect(
-      replayed.callbacks == [.onSessionJoin, .onUserJoin([1, 2]), .onCmdChannelConnectResult(true)])
+      replayed.callbacks == [
+        .onSessionJoin, .onUserJoin([1, 2]), .onCmdChannelConnectResult(true),
+      ])
     #expect(outcome.error == TraceError(line: 4, message: "the instance rejected usersLeft"))
   }
 

@@ -61,6 +61,9 @@ extension ScenarioRunner {
     if let locked = assertion.shareLocked, state.isShareLocked != locked {
       problems.append("expected share locked \(locked), was \(state.isShareLocked)")
     }
+    if let least = assertion.commandsReceived, peer.commandsReceived < least {
+      problems.append("expected at least \(least) commands received, saw \(peer.commandsReceived)")
+    }
     if !inSession, !problems.isEmpty { return ["not in the session (\(problems[0]))"] }
     return problems
   }

@@ -68,6 +68,7 @@ final class SimulatedPeer: @unchecked Sendable {
   func reincarnate() {
     incarnation += 1
     monitor.reset()
+    commandsReceived = 0
     annotationHelper = nil
     isTalking = false
     canvases = [:]
@@ -95,8 +96,12 @@ final class SimulatedPeer: @unchecked Sendable {
   var isInSession: Bool { sdk.isInSession() }
 
   /// Records one callback of the current instance.
+  /// Command-channel commands received in this life.
+  var commandsReceived = 0
+
   func observe(_ callback: VideoSDKCallback, checksDelivery: Bool) {
     callbackCount += 1
+    if case .onCommandReceived = callback { commandsReceived += 1 }
     if case .onSessionJoin = callback {
       lastUserID = sdk.store.current.myselfID
       joinRetries = 0

@@ -92,6 +92,9 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
   public var videoOn: [String]?
   /// Whether the share is locked.
   public var shareLocked: Bool?
+  /// The fewest command-channel commands the peer must have received by then (in its current
+  /// life).
+  public var commandsReceived: Int?
 
   /// Makes an assertion.
   ///
@@ -107,11 +110,12 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
   ///   - sharing: Users who must be sharing, by peer name.
   ///   - videoOn: Users whose video must be on, by peer name.
   ///   - shareLocked: Whether the share is locked.
+  ///   - commandsReceived: The fewest command-channel commands received by then.
   public init(
     at: SimDuration, peers: String? = nil, inSession: Bool? = nil, host: String? = nil,
     managers: [String]? = nil, rosterCount: Int? = nil, sees: [String]? = nil,
     doesNotSee: [String]? = nil, sharing: [String]? = nil, videoOn: [String]? = nil,
-    shareLocked: Bool? = nil
+    shareLocked: Bool? = nil, commandsReceived: Int? = nil
   ) {
     self.at = at
     self.peers = peers
@@ -124,5 +128,6 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
     self.sharing = sharing
     self.videoOn = videoOn
     self.shareLocked = shareLocked
+    self.commandsReceived = commandsReceived
   }
 }
