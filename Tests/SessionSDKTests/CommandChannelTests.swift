@@ -132,6 +132,29 @@ struct CommandChannelTests {
     #expect(teacherLog.callbacks.count == 3)
   }
 
+  /// With the clock an app gets by default (no `clock:`), the instance's second is wall time.
+  /// (The refusal is checked only when the three calls really were under a second apart, so
+  /// that a stalled machine cannot fail it.)
+  @Test func theInstancesRateWithTheDefaultClockCountsWallTime() async throws {
+    let testbed = SessionTestbed(sessionName: "Wall")
+    let host = testbed.join("Teacher", role: .host)
+    let ada = VideoSDK()
+    #expect(ada.initialize(InitParams(domain: "zoom.us", transport: testbed.network)) == .success)
+    ada.joinSession(testbed.context("Ada"))
+    testbed.run()
+    #expect(ada.isInSession() && host.isInSession())
+    let channel = ada.getCmdChannel()!
+    let start = InitParams.wallClock()
+    #expect(channel.sendCommand("1", receiveUser: nil) == .success)
+    #expect(channel.sendCommand("2", receiveUser: nil) == .success)
+    let third = channel.sendCommand("3", receiveUser: nil)
+    if InitParams.wallClock() - start < 1_000 { #expect(third == .callTooFrequently) }
+    try await Task.sleep(for: .milliseconds(1_100))
+    // The service's second is the testbed's clock: move it on as well.
+    testbed.advance(by: 1_000)
+    #expect(channel.sendCommand("3", receiveUser: nil) == .success)
+  }
+
   /// The session's rate is for all its members together: the service refuses the third
   /// command of a second, whoever sends it, and it reaches nobody.
   @Test func theSessionCarriesTwoCommandsASecondFromEveryoneTogether() throws {

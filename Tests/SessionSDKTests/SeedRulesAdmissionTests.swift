@@ -261,6 +261,7 @@ struct SeedRulesAdmissionTests {
     #expect(
       prompts.take() == [
         .onSessionJoin, .onUserJoin([lenaID, adaID]), .onUserAudioStatusChanged([adaID]),
+        .onCmdChannelConnectResult(true),
       ])
     #expect(lenaLog.take() == [.onUserJoin([adaID]), .onUserAudioStatusChanged([adaID])])
     #expect(ada.getSession()?.getSessionPassword() == "pw")
