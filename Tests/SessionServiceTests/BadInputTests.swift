@@ -134,3 +134,49 @@ import Testing
     #expect(harness.served()?.participants.count == 1)
   }
 }
+
+/// The command channel from a client that skips the SDK's own checks: every field is input.
+@Suite struct CommandChannelBadInputTests {
+  @Test func commandsTheRulesRefuseReachNobodyAndChangeNothing() throws {
+    let harness = ServiceHarness()
+    let hal = try harness.join("Hal", role: .host)
+    let pat = try harness.join("Pat")
+    let patID = harness.user(pat)
+    for command: SessionCommand in [
+      .sendCommand(receiver: nil, content: ""),
+      .sendCommand(receiver: nil, content: String(repeating: "x", count: 513)),
+      .sendCommand(receiver: nil, content: String(repeating: "🙋", count: 513)),
+      .sendCommand(receiver: nil, content: String(repeating: "x", count: 1_000_000)),
+      .sendCommand(receiver: patID, content: "to myself"),
+      .sendCommand(receiver: UserID(rawValue: .max), content: "to nobody"),
+    ] {
+      harness.expectRefused(command, on: pat, .invalidParameter)
+    }
+    #expect(
+      harness.notices(to: hal).allSatisfy { if case .commandReceived = $0 { false } else { true } })
+    harness.assertConverged()
+  }
+
+  @Test func theSessionsRateHoldsForEveryoneTogetherAndAFloodCostsOthersNothing() throws {
+    let harness = ServiceHarness()
+    let hal = try harness.join("Hal", role: .host)
+    let pat = try harness.join("Pat")
+    let halID = harness.user(hal)
+    let mark = harness.mark
+    harness.expectAccepted(.sendCommand(receiver: halID, content: "1"), on: pat)
+    harness.expectAccepted(.sendCommand(receiver: nil, content: "2"), on: hal)
+    // A flood from Pat within the second: each one refused, nothing delivered, nothing kept.
+    for _ in 0..<1_000 {
+      harness.expectRefused(
+        .sendCommand(receiver: halID, content: "3"), on: pat, .callTooFrequently)
+    }
+    #expect(
+      harness.notices(to: hal, since: mark) == [
+        .commandReceived(sender: harness.user(pat), content: "1")
+      ])
+    harness.advance(by: 1_000)
+    harness.expectAccepted(.sendCommand(receiver: halID, content: "4"), on: pat)
+    #expect(harness.notices(to: hal, since: mark).count == 2)
+    harness.assertConverged()
+  }
+}
