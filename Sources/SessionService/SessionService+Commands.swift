@@ -236,8 +236,15 @@ extension SessionService {
     case .reportNetworkQuality(let quality) where quality != caller.networkQuality:
       emit([.networkStatusChanged(user: user, quality: quality)], in: session)
 
+    case .spotlightVideo(let target) where !session.state.spotlighted.contains(target):
+      emit([.spotlightChanged(session.state.spotlighted + [target])], in: session)
+    case .unspotlightVideo(let target):
+      emit([.spotlightChanged(session.state.spotlighted.filter { $0 != target })], in: session)
+    case .unspotlightAllVideos where !session.state.spotlighted.isEmpty:
+      emit([.spotlightChanged([])], in: session)
+
     case .startVideo, .stopVideo, .startAudio, .stopAudio, .changeChatPrivilege,
-      .reportNetworkQuality:
+      .reportNetworkQuality, .spotlightVideo, .unspotlightAllVideos:
       break  // Already so: accepted, nothing changes.
     }
   }

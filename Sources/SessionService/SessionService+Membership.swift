@@ -234,6 +234,10 @@ extension SessionService {
     if wasHost, let next = handoverTarget(in: session, excluding: user) {
       events.append(.hostChanged(newHost: next))
     }
+    if session.state.spotlighted.contains(user) {
+      // The leave drops the leaver from the spotlight; everyone hears the list that is left.
+      events.append(.spotlightChanged(session.state.spotlighted.filter { $0 != user }))
+    }
     emit(events, in: session)
     updateIdle(session, now: now)
   }

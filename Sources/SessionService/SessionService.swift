@@ -286,6 +286,10 @@ public final class SessionService: SessionHost {
       case .videoStatusChanged(let user, _), .audioStatusChanged(let user, _, _),
         .shareStatusChanged(let user, _, _):
         mediaStatusChanged(of: user, in: session)
+      case .spotlightChanged(let users):
+        // Spotlighted videos come first in every subscriber's stream allocator.
+        session.media.router.setSpotlighted(users)
+        sendPauseChanges(in: session)
       default:
         break
       }

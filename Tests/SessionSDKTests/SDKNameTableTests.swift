@@ -394,7 +394,10 @@ enum SDKNameTable {
       ) { (d: any VideoSDKDelegate) in
         d.onVideoCanvasSubscribeFail(.hasSubscribeExceededLimit, user: nil, view: nil)
       },
-      notModelled("onSpotlightVideoChanged:userList:", "no spotlight here yet"),
+      modelled(
+        "onSpotlightVideoChanged:userList:", "onSpotlightVideoChanged(_:userList:)",
+        "the whole new list, in the host's order"
+      ) { (d: any VideoSDKDelegate) in d.onSpotlightVideoChanged(nil, userList: []) },
     ]
     + notModelled(
       [
@@ -764,7 +767,9 @@ enum SDKNameTable {
       modelled("ZoomVideoSDKUser.isHost", "User.isHost()") { (u: User) in u.isHost() },
       modelled("ZoomVideoSDKUser.isManager", "User.isManager()") { (u: User) in u.isManager() },
       notModelled("ZoomVideoSDKUser.isIndividualRecordAgreed", "no cloud recording here yet"),
-      notModelled("ZoomVideoSDKUser.isVideoSpotLighted", "no spotlight here yet"),
+      modelled("ZoomVideoSDKUser.isVideoSpotLighted", "User.isVideoSpotLighted()") {
+        (u: User) in u.isVideoSpotLighted()
+      },
       modelled(
         "ZoomVideoSDKUser.audioStatus", "User.audioStatus()",
         "`audioType`, `isMuted`, `talking`"
@@ -850,6 +855,20 @@ enum SDKNameTable {
       modelled("ZoomVideoSDKVideoHelper.stopVideo", "VideoHelper.stopVideo()") {
         (h: VideoHelper) in h.stopVideo()
       },
+      modelled(
+        "ZoomVideoSDKVideoHelper.spotLightVideo:", "VideoHelper.spotLightVideo(_:)",
+        "host only; up to 9; camera on; first in the SFU's allocation"
+      ) { (h: VideoHelper, u: User) in h.spotLightVideo(u) },
+      modelled("ZoomVideoSDKVideoHelper.unSpotLightVideo:", "VideoHelper.unSpotLightVideo(_:)") {
+        (h: VideoHelper, u: User) in h.unSpotLightVideo(u)
+      },
+      modelled(
+        "ZoomVideoSDKVideoHelper.unSpotlightAllVideos", "VideoHelper.unSpotlightAllVideos()"
+      ) { (h: VideoHelper) in h.unSpotlightAllVideos() },
+      modelled(
+        "ZoomVideoSDKVideoHelper.getSpotlightedVideoUserList",
+        "VideoHelper.getSpotlightedVideoUserList()", "in the host's order"
+      ) { (h: VideoHelper) in h.getSpotlightedVideoUserList() },
     ]
     + notModelled(
       [
@@ -885,12 +904,6 @@ enum SDKNameTable {
         "ZoomVideoSDKVideoHelper.isAlphaChannelModeEnabled",
         "ZoomVideoSDKVideoHelper.isDeviceSupportAlphaChannelMode",
       ], "out of scope: video effects (alpha channel)")
-    + notModelled(
-      [
-        "ZoomVideoSDKVideoHelper.spotLightVideo:", "ZoomVideoSDKVideoHelper.unSpotLightVideo:",
-        "ZoomVideoSDKVideoHelper.unSpotlightAllVideos",
-        "ZoomVideoSDKVideoHelper.getSpotlightedVideoUserList",
-      ], "no spotlight here yet")
     + notModelled(
       [
         "ZoomVideoSDKVideoHelper.isMultiStreamSupported",
@@ -1465,11 +1478,6 @@ enum SDKNameTable {
     (7500, "Errors_Session_Filetransfer_UnknownError", "out of scope: file transfer"),
     (7501, "Errors_Session_Filetransfer_FileTypeBlocked", "out of scope: file transfer"),
     (7502, "Errors_Session_Filetransfer_FileSizelimited", "out of scope: file transfer"),
-    (7600, "Errors_Spotlight_NotEnoughUsers", "no spotlight here yet"),
-    (7601, "Errors_Spotlight_ToMuchSpotlightedUsers", "no spotlight here yet"),
-    (7602, "Errors_Spotlight_UserCannotBeSpotlighted", "no spotlight here yet"),
-    (7603, "Errors_Spotlight_UserWithoutVideo", "no spotlight here yet"),
-    (7604, "Errors_Spotlight_UserNotSpotlighted", "no spotlight here yet"),
   ]
 
   static let errors: [SDKNameEntry] = {

@@ -271,7 +271,7 @@ struct TestSupportRecordingTests {
     "onAnnotationHelperCleanUp", "onAnnotationPrivilegeChange(with:shareAction:)",
     "onAnnotationPrivilegeChange(_:shareOwner:)", "onAnnotationToolTypeChanged",
     "onChatNewMessageNotify", "onChatMsgDeleteNotification", "onChatPrivilegeChanged",
-    "onCmdChannelConnectResult", "onCommandReceived",
+    "onCmdChannelConnectResult", "onCommandReceived", "onSpotlightVideoChanged",
   ]
 
   /// A hand-made recording that fires every callback once or more: the events' callbacks come
@@ -308,6 +308,7 @@ struct TestSupportRecordingTests {
       .shareStatusChanged(user: 1, status: .stopped, kind: .view),
       .errorOccurred(error: .sessionNoRights, detail: 5),
       .commandReceived(sender: 3, content: "raise-hand"),
+      .spotlightChanged([4]),
       .hostChanged(newHost: 3),
       .usersLeft([5]),
       .sessionLeft(reason: .kickByHost),

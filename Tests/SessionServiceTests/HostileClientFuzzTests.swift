@@ -88,7 +88,7 @@ private final class HostileClients {
   }
 
   func command() -> SessionCommand {
-    switch Int.random(in: 0..<32, using: &random) {
+    switch Int.random(in: 0..<33, using: &random) {
     case 0: return .leave(end: chance(30))
     case 1: return .startVideo
     case 2: return .stopVideo
@@ -127,6 +127,12 @@ private final class HostileClients {
       let long = String(repeating: text(), count: Int.random(in: 0...600, using: &random))
       return .sendCommand(
         receiver: chance(50) ? nil : userID(), content: chance(50) ? text() : long)
+    case 31:
+      switch Int.random(in: 0..<3, using: &random) {
+      case 0: return .spotlightVideo(userID())
+      case 1: return .unspotlightVideo(userID())
+      default: return .unspotlightAllVideos
+      }
     default: return .reportNetworkQuality(one(of: NetworkQuality.allCases))
     }
   }

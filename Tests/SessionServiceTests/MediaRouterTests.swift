@@ -470,6 +470,27 @@ private func startFlowing(
 
   // MARK: Stream allocator
 
+  /// Spotlighted videos come first in a congested subscriber's allocation, before the loudest
+  /// talker; when the spotlight goes, the talker is kept again.
+  @Test func theAllocatorKeepsTheSpotlightedVideoFirst() throws {
+    let users: [UserID] = [1, 2, 3, 4]
+    var router = makeRouter(
+      users, configuration: MediaRouter.Configuration(initialEstimate: 300_000))
+    for user in users.dropFirst() { try announceSimulcast(&router, for: user) }
+    for publisher: UserID in [2, 3, 4] {
+      _ = router.subscribe(1, to: publisher, kind: .video, resolution: .p180)
+    }
+    _ = router.route(audio(3, level: 10), now: 0)
+    // Cut to 210k: one 180p layer fits.
+    try router.report(subscriber: 1, lossFraction: 0.6, now: 1)
+    #expect(router.pausedSubscriptions(of: 1).map(\.publisher) == [2, 4], "the talker kept")
+    router.setSpotlighted([4])
+    #expect(router.spotlighted == [4])
+    #expect(router.pausedSubscriptions(of: 1).map(\.publisher) == [2, 3], "the spotlight kept")
+    router.setSpotlighted([])
+    #expect(router.pausedSubscriptions(of: 1).map(\.publisher) == [2, 4])
+  }
+
   /// A subscriber whose congested downlink carries 350 kbit/s beside a share: the share
   /// stays, then the loudest talker, then the larger canvases, then roster order; the rest are
   /// paused at once (nothing forwarded) and resumed as the estimate grows.

@@ -202,7 +202,7 @@ private final class Fuzzer {
     let target = randomTarget(for: connection)
     let me = harness.replica(connection)?.myselfID ?? 0
     let flag = chance(50)
-    switch Int.random(in: 0..<33, using: &random) {
+    switch Int.random(in: 0..<36, using: &random) {
     case 0: return .startVideo
     case 1: return .stopVideo
     case 2: return .startAudio
@@ -238,6 +238,8 @@ private final class Fuzzer {
     case 31:
       return .sendCommand(
         receiver: chance(50) ? nil : target, content: one(of: ["raise-hand", "", "poll:2"]))
+    case 32, 33: return .spotlightVideo(chance(50) ? me : target)
+    case 34: return chance(50) ? .unspotlightVideo(target) : .unspotlightAllVideos
     default: return .leave(end: flag)
     }
   }

@@ -66,6 +66,12 @@ public enum SessionCommand: Sendable, Codable, Hashable {
   /// `sendCommand(_:receiveUser:)` on the command channel: to one user, or (receiver `nil`) to
   /// everyone else in the session.
   case sendCommand(receiver: UserID?, content: String)
+  /// `spotLightVideo(user)` (host only).
+  case spotlightVideo(UserID)
+  /// `unSpotLightVideo(user)` (host only).
+  case unspotlightVideo(UserID)
+  /// `unSpotlightAllVideos()` (host only).
+  case unspotlightAllVideos
 
   /// The case name, for logs.
   public var name: String {
@@ -102,6 +108,9 @@ public enum SessionCommand: Sendable, Codable, Hashable {
     case .reportTalking: "reportTalking"
     case .reportNetworkQuality: "reportNetworkQuality"
     case .sendCommand: "sendCommand"
+    case .spotlightVideo: "spotlightVideo"
+    case .unspotlightVideo: "unspotlightVideo"
+    case .unspotlightAllVideos: "unspotlightAllVideos"
     }
   }
 }

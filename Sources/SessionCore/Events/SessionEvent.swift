@@ -58,6 +58,9 @@ public enum SessionEvent: Sendable, Codable, Hashable {
   case chatPrivilegeChanged(ChatPrivilege)
   /// A user's network quality changed (`onUserOverallNetworkStatusChanged`).
   case networkStatusChanged(user: UserID, quality: NetworkQuality)
+  /// The spotlighted videos changed (`onSpotlightVideoChanged(_:userList:)`): the whole new
+  /// list, in order.
+  case spotlightChanged([UserID])
   /// A command-channel command reached the local user (`onCommandReceived(_:sendUser:)`): it
   /// changes no state, and only its recipients hear of it.
   case commandReceived(sender: UserID, content: String)
@@ -113,6 +116,7 @@ extension SessionEvent {
     case .chatPrivilegeChanged: "chatPrivilegeChanged"
     case .networkStatusChanged: "networkStatusChanged"
     case .commandReceived: "commandReceived"
+    case .spotlightChanged: "spotlightChanged"
     case .errorOccurred: "errorOccurred"
     }
   }

@@ -65,6 +65,15 @@ extension SessionState {
     for speaker in activeSpeakers where participants[speaker] == nil {
       problems.append("speaker \(speaker) is not present")
     }
+    for user in spotlighted where participants[user] == nil {
+      problems.append("spotlighted \(user) is not present")
+    }
+    if Set(spotlighted).count != spotlighted.count {
+      problems.append("a user is spotlighted twice")
+    }
+    if spotlighted.count > Self.maxSpotlighted {
+      problems.append("\(spotlighted.count) spotlighted, over \(Self.maxSpotlighted)")
+    }
     if phase.acceptsSessionEvents {
       if let myselfID {
         if participants[myselfID] == nil { problems.append("myself is not in the roster") }

@@ -220,6 +220,14 @@ extension SessionState {
     case .chatPrivilegeChanged(let privilege):
       chatPrivilege = privilege
 
+    case .spotlightChanged(let users):
+      try requireDistinctPresent(users, event)
+      guard users.count <= Self.maxSpotlighted else {
+        throw reject(
+          .invalidTarget, event, "\(users.count) spotlighted, over \(Self.maxSpotlighted)")
+      }
+      spotlighted = users
+
     case .commandReceived(let sender, _):
       // Nothing to keep: the command is the callback. Its sender must be here.
       _ = try indexOf(sender, event)
@@ -360,6 +368,9 @@ extension SessionState {
       if !activeSpeakers.isEmpty, let index = activeSpeakers.firstIndex(of: id) {
         activeSpeakers.remove(at: index)
       }
+      if !spotlighted.isEmpty, let index = spotlighted.firstIndex(of: id) {
+        spotlighted.remove(at: index)
+      }
     }
   }
 
@@ -488,6 +499,16 @@ extension SessionState {
       }
     }
     next.activeSpeakers = snapshot.activeSpeakers
+    var lit = Set<UserID>(minimumCapacity: snapshot.spotlighted.count)
+    for id in snapshot.spotlighted {
+      guard next.participants[id] != nil, lit.insert(id).inserted else {
+        throw reject(.invalidSnapshot, event, "spotlighted \(id) is absent or listed twice")
+      }
+    }
+    guard snapshot.spotlighted.count <= Self.maxSpotlighted else {
+      throw reject(.invalidSnapshot, event, "more than \(Self.maxSpotlighted) spotlighted")
+    }
+    next.spotlighted = snapshot.spotlighted
     self = next
   }
 }

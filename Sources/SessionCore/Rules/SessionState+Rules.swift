@@ -37,6 +37,21 @@ extension SessionState {
       }
       return .success
 
+    case .spotlightVideo(let target):
+      guard caller.role == .host else { return .sessionNoRights }
+      guard let targetUser = participants[target] else { return .spotlightUserCannotBeSpotlighted }
+      guard participants.count >= 2 else { return .spotlightNotEnoughUsers }
+      guard !spotlighted.contains(target) else { return .success }
+      guard spotlighted.count < Self.maxSpotlighted else { return .spotlightToMuchSpotlightedUsers }
+      return targetUser.isVideoOn ? .success : .spotlightUserWithoutVideo
+
+    case .unspotlightVideo(let target):
+      guard caller.role == .host else { return .sessionNoRights }
+      return spotlighted.contains(target) ? .success : .spotlightUserNotSpotlighted
+
+    case .unspotlightAllVideos:
+      return caller.role == .host ? .success : .sessionNoRights
+
     case .changeChatPrivilege(let privilege):
       guard privilege != .unknown else { return .invalidParameter }
       return moderator ? .success : .sessionNoRights
@@ -125,6 +140,10 @@ extension SessionState {
       return message.sender == user || moderator ? .success : .sessionNoRights
     }
   }
+
+  /// The most users whose video may be spotlighted at once (the SDK refuses a tenth with
+  /// `Errors_Spotlight_ToMuchSpotlightedUsers`).
+  public static let maxSpotlighted = 9
 
   /// The most characters a command-channel command may hold: the SDK's documented size.
   public static let maxCommandCharacters = 512

@@ -51,6 +51,7 @@ extension SessionState {
       shares: Array(shares.values),
       chatPrivilege: chatPrivilege,
       activeSpeakers: activeSpeakers,
+      spotlighted: spotlighted,
       sequence: sequence)
   }
 
@@ -77,7 +78,7 @@ extension SessionState {
     SharedSessionFacts(
       sessionName: sessionName, sessionID: sessionID, participants: participants,
       hostID: hostID, shareSetting: shareSetting, shares: shares, chatPrivilege: chatPrivilege,
-      activeSpeakers: activeSpeakers)
+      activeSpeakers: activeSpeakers, spotlighted: spotlighted)
   }
 }
 
@@ -99,4 +100,6 @@ public struct SharedSessionFacts: Sendable, Hashable {
   public var chatPrivilege: ChatPrivilege
   /// Who is talking.
   public var activeSpeakers: [UserID]
+  /// Whose video is spotlighted.
+  public var spotlighted: [UserID] = []
 }

@@ -53,6 +53,9 @@ public struct SessionState: Sendable {
   }
   /// Who is talking, as last reported.
   public internal(set) var activeSpeakers: [UserID] = []
+  /// Whose video is spotlighted, in the order the host spotlighted them
+  /// (`getSpotlightedVideoUserList`); at most ``maxSpotlighted``.
+  public internal(set) var spotlighted: [UserID] = []
   /// The last error reported (`onError`) or that ended a join.
   public internal(set) var lastError: VideoSDKError?
 
@@ -100,6 +103,7 @@ extension SessionState: Equatable {
       && lhs.sessionID == rhs.sessionID && lhs.myselfID == rhs.myselfID
       && lhs.hostID == rhs.hostID && lhs.shareSetting == rhs.shareSetting
       && lhs.chatPrivilege == rhs.chatPrivilege && lhs.activeSpeakers == rhs.activeSpeakers
+      && lhs.spotlighted == rhs.spotlighted
       && lhs.unmuteRequestedBy == rhs.unmuteRequestedBy && lhs.lastError == rhs.lastError
       && lhs.participants == rhs.participants && lhs.shares == rhs.shares
       && lhs.chat.messages == rhs.chat.messages
@@ -111,6 +115,7 @@ extension SessionState: Codable {
   private enum CodingKeys: String, CodingKey {
     case phase, sessionName, sessionID, myselfID, participants, hostID, shareSetting, shares
     case chatPrivilege, chatMessages, activeSpeakers, unmuteRequestedBy, lastError, isServiceView
+    case spotlighted
   }
 
   /// Decodes a state and rebuilds its caches.
@@ -127,6 +132,8 @@ extension SessionState: Codable {
     shareSetting = try container.decode(ShareSetting.self, forKey: .shareSetting)
     chatPrivilege = try container.decode(ChatPrivilege.self, forKey: .chatPrivilege)
     activeSpeakers = try container.decode([UserID].self, forKey: .activeSpeakers)
+    // Absent from states written before spotlight existed: nobody.
+    spotlighted = try container.decodeIfPresent([UserID].self, forKey: .spotlighted) ?? []
     unmuteRequestedBy = try container.decodeIfPresent(UserID.self, forKey: .unmuteRequestedBy)
     lastError = try container.decodeIfPresent(VideoSDKError.self, forKey: .lastError)
     isServiceView = try container.decodeIfPresent(Bool.self, forKey: .isServiceView) ?? false
@@ -170,6 +177,7 @@ extension SessionState: Codable {
     try container.encode(shareSetting, forKey: .shareSetting)
     try container.encode(chatPrivilege, forKey: .chatPrivilege)
     try container.encode(activeSpeakers, forKey: .activeSpeakers)
+    if !spotlighted.isEmpty { try container.encode(spotlighted, forKey: .spotlighted) }
     try container.encodeIfPresent(unmuteRequestedBy, forKey: .unmuteRequestedBy)
     try container.encodeIfPresent(lastError, forKey: .lastError)
     if isServiceView { try container.encode(true, forKey: .isServiceView) }

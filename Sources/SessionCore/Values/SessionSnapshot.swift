@@ -19,6 +19,8 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
   public var chatPrivilege: ChatPrivilege
   /// Who is talking now.
   public var activeSpeakers: [UserID]
+  /// Whose video is spotlighted, in order.
+  public var spotlighted: [UserID]
   /// The number of the last event folded into this snapshot.
   public var sequence: UInt64
 
@@ -33,6 +35,7 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
   ///   - shares: Live shares, in any order.
   ///   - chatPrivilege: Who may chat; everyone, publicly and privately, by default.
   ///   - activeSpeakers: Who is talking now.
+  ///   - spotlighted: Whose video is spotlighted, in order.
   ///   - sequence: The number of the last event folded into the snapshot.
   public init(
     sessionName: String,
@@ -43,6 +46,7 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
     shares: [ActiveShare] = [],
     chatPrivilege: ChatPrivilege = .everyonePubliclyAndPrivately,
     activeSpeakers: [UserID] = [],
+    spotlighted: [UserID] = [],
     sequence: UInt64 = 0
   ) {
     self.sessionName = sessionName
@@ -53,6 +57,48 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
     self.shares = shares
     self.chatPrivilege = chatPrivilege
     self.activeSpeakers = activeSpeakers
+    self.spotlighted = spotlighted
     self.sequence = sequence
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case sessionName, sessionID, myself, participants, shareSetting, shares, chatPrivilege
+    case activeSpeakers, spotlighted, sequence
+  }
+
+  /// Decodes a snapshot; one written before spotlight existed has nobody spotlighted.
+  ///
+  /// - Parameter decoder: The decoder to read from.
+  /// - Throws: What the decoder throws for a missing or mistyped field.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    sessionName = try container.decode(String.self, forKey: .sessionName)
+    sessionID = try container.decode(String.self, forKey: .sessionID)
+    myself = try container.decode(UserID.self, forKey: .myself)
+    participants = try container.decode([Participant].self, forKey: .participants)
+    shareSetting = try container.decode(ShareSetting.self, forKey: .shareSetting)
+    shares = try container.decode([ActiveShare].self, forKey: .shares)
+    chatPrivilege = try container.decode(ChatPrivilege.self, forKey: .chatPrivilege)
+    activeSpeakers = try container.decode([UserID].self, forKey: .activeSpeakers)
+    spotlighted = try container.decodeIfPresent([UserID].self, forKey: .spotlighted) ?? []
+    sequence = try container.decode(UInt64.self, forKey: .sequence)
+  }
+
+  /// Encodes the snapshot; the spotlight list only when someone is spotlighted, so that
+  /// snapshots without one read as before.
+  ///
+  /// - Parameter encoder: The encoder to write to.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(sessionName, forKey: .sessionName)
+    try container.encode(sessionID, forKey: .sessionID)
+    try container.encode(myself, forKey: .myself)
+    try container.encode(participants, forKey: .participants)
+    try container.encode(shareSetting, forKey: .shareSetting)
+    try container.encode(shares, forKey: .shares)
+    try container.encode(chatPrivilege, forKey: .chatPrivilege)
+    try container.encode(activeSpeakers, forKey: .activeSpeakers)
+    if !spotlighted.isEmpty { try container.encode(spotlighted, forKey: .spotlighted) }
+    try container.encode(sequence, forKey: .sequence)
   }
 }

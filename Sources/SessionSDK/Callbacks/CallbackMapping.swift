@@ -369,6 +369,9 @@ package enum CallbackMapping {
     case .commandReceived(let sender, let content):
       body(.onCommandReceived(content: content, sender: sender))
 
+    case .spotlightChanged(let users):
+      body(.onSpotlightVideoChanged(users))
+
     case .networkStatusChanged(let user, let quality):
       body(.onUserOverallNetworkStatusChanged(quality, user: user))
 
@@ -443,6 +446,9 @@ package enum CallbackMapping {
     }
     if snapshot.activeSpeakers != before.activeSpeakers {
       output.append(.onUserActiveAudioChanged(snapshot.activeSpeakers))
+    }
+    if snapshot.spotlighted != before.spotlighted {
+      output.append(.onSpotlightVideoChanged(snapshot.spotlighted))
     }
   }
 }

@@ -102,6 +102,11 @@ public enum VideoSDKCallback: Sendable, Codable, Hashable {
   case onCmdChannelConnectResult(Bool)
   /// `onCommandReceived(_:sendUser:)`.
   case onCommandReceived(content: String, sender: UserID)
+
+  // MARK: Spotlight
+
+  /// `onSpotlightVideoChanged(_:userList:)`: the whole new list, in order.
+  case onSpotlightVideoChanged([UserID])
 }
 
 extension VideoSDKCallback {
@@ -140,6 +145,7 @@ extension VideoSDKCallback {
     case .onChatPrivilegeChanged: "onChatPrivilegeChanged"
     case .onCmdChannelConnectResult: "onCmdChannelConnectResult"
     case .onCommandReceived: "onCommandReceived"
+    case .onSpotlightVideoChanged: "onSpotlightVideoChanged"
     }
   }
 }

@@ -224,6 +224,15 @@ public protocol VideoSDKDelegate: AnyObject {
   ///   - commandContent: The command's text, as sent.
   ///   - sendUser: Who sent it.
   func onCommandReceived(_ commandContent: String?, sendUser: User?)
+
+  // MARK: Spotlight
+
+  /// The spotlighted videos changed.
+  ///
+  /// - Parameters:
+  ///   - videoHelper: The instance's video helper (``VideoSDK/getVideoHelper()``).
+  ///   - userList: Everyone spotlighted now, in the host's order; empty when nobody is.
+  func onSpotlightVideoChanged(_ videoHelper: VideoHelper?, userList: [User]?)
 }
 
 extension VideoSDKDelegate {
@@ -413,4 +422,10 @@ extension VideoSDKDelegate {
   ///   - commandContent: The command's text.
   ///   - sendUser: Who sent it.
   public func onCommandReceived(_ commandContent: String?, sendUser: User?) {}
+  /// Does nothing.
+  ///
+  /// - Parameters:
+  ///   - videoHelper: The instance's video helper.
+  ///   - userList: Everyone spotlighted now.
+  public func onSpotlightVideoChanged(_ videoHelper: VideoHelper?, userList: [User]?) {}
 }

@@ -86,6 +86,14 @@ public final class User: Identifiable {
   /// - Returns: `true` if the user is (or, after leaving, was) a manager; `false` otherwise.
   public func isManager() -> Bool { participant?.role == .manager }
 
+  /// Whether the user's video is spotlighted now.
+  ///
+  /// - Returns: `true` while the host has the user's video in the spotlight; `false` otherwise,
+  ///   and once the user or the session is gone.
+  public func isVideoSpotLighted() -> Bool {
+    session?.liveState?.spotlighted.contains(id) ?? false
+  }
+
   /// Audio connection, mute and talking state (`audioType`, `isMuted`, `talking`).
   ///
   /// - Returns: The user's audio status; `nil` if nothing is known of the user.

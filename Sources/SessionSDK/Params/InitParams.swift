@@ -28,7 +28,7 @@ public final class InitParams {
   /// setup code written for the SDK runs as it is.
   public var transport: (any SessionLinkFactory)?
   /// The clock, in milliseconds: stamped on the store's applied events and used for rate
-  /// limits (`startInAppScreenShare`). By default the wall clock (``wallClock``), as an app
+  /// limits (`startInAppScreenShare`). By default the wall clock (``wallClock()``), as an app
   /// expects; simulations and tests inject a virtual clock so that runs are deterministic.
   public var clock: () -> Int64
   /// Client-side limits (session name length, password, user name truncation, chat size,
@@ -60,7 +60,7 @@ public final class InitParams {
   ///   - enableLog: Whether to keep recent log lines.
   ///   - transport: How the instance reaches a service; `nil` for the development service.
   ///   - limits: Client-side limits.
-  ///   - clock: Milliseconds; by default the wall clock (``wallClock``).
+  ///   - clock: Milliseconds; by default the wall clock (``wallClock()``).
   public init(
     domain: String = "",
     enableLog: Bool = false,

@@ -125,6 +125,8 @@ extension SDKEngine {
       delegate.onCmdChannelConnectResult(success)
     case .onCommandReceived(let content, let sender):
       delegate.onCommandReceived(content, sendUser: user(sender))
+    case .onSpotlightVideoChanged(let ids):
+      delegate.onSpotlightVideoChanged(videoHelper, userList: ids.map(user))
     }
   }
 

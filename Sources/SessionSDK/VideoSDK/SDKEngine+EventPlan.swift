@@ -83,7 +83,7 @@ extension SDKEngine {
       case .videoStatusChanged, .audioStatusChanged, .activeSpeakersChanged, .hostAskedUnmute,
         .shareSettingChanged, .hostChanged, .managerChanged, .nameChanged, .usersJoined,
         .chatMessageReceived, .chatMessageDeleted, .chatPrivilegeChanged, .networkStatusChanged,
-        .commandReceived:
+        .commandReceived, .spotlightChanged:
         self = .plain
       case .initialized, .cleanedUp, .joinRequested, .leaveRequested:
         self = .bookkept(Bookkeeping(isLifecycle: true))

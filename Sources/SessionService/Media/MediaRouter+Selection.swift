@@ -176,8 +176,9 @@ extension MediaRouter {
   ///
   /// 1. The share first: never paused, it gets the highest layer that fits the whole estimate
   ///    (else its lowest).
-  /// 2. Then each video subscription whose publisher announced layers, by priority: active
-  ///    speakers first (loudest first), then larger canvases (the resolution asked for), then
+  /// 2. Then each video subscription whose publisher announced layers, by priority: the
+  ///    spotlighted first (in the host's order, ``setSpotlighted(_:)``), then active speakers
+  ///    (loudest first), then larger canvases (the resolution asked for), then
   ///    roster order (join order). While the estimate is a measured limit (a cut found the
   ///    downlink congested: more than half lost, two seconds running when the reports carry
   ///    their counts), each keeps its lowest layer while what is left of
@@ -219,7 +220,8 @@ extension MediaRouter {
         VideoCandidate(
           publisher: publisher, resolution: resolution, layers: layers,
           lowestBitrate: Self.bitrate(of: UInt8(lowest), in: layers),
-          speakerRank: ranked.firstIndex(of: publisher) ?? .max))
+          speakerRank: ranked.firstIndex(of: publisher) ?? .max,
+          spotlightRank: spotlighted.firstIndex(of: publisher) ?? .max))
       desired += Self.bitrate(
         of: Self.layer(in: layers, fitting: resolution, budget: .infinity), in: layers)
     }
@@ -264,10 +266,13 @@ extension MediaRouter {
     var lowestBitrate: Double
     /// The publisher's place among the loudest talkers; `Int.max` when not among them.
     var speakerRank: Int
+    /// The publisher's place among the spotlighted; `Int.max` when not spotlighted.
+    var spotlightRank: Int = .max
 
-    /// The allocator's priority: active speakers (loudest first), larger canvases, roster
-    /// order (ids grow with join order).
+    /// The allocator's priority: the spotlighted (in order), active speakers (loudest first),
+    /// larger canvases, roster order (ids grow with join order).
     static func comesFirst(_ a: VideoCandidate, _ b: VideoCandidate) -> Bool {
+      if a.spotlightRank != b.spotlightRank { return a.spotlightRank < b.spotlightRank }
       if a.speakerRank != b.speakerRank { return a.speakerRank < b.speakerRank }
       let aLines = a.resolution.maxLines ?? .max
       let bLines = b.resolution.maxLines ?? .max

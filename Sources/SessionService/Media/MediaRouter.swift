@@ -176,6 +176,8 @@ public struct MediaRouter: Sendable {
   var fanOuts = FanOuts()
   /// The loudest talkers.
   var audio = AudioRanking()
+  /// Whose video is spotlighted, in order: first in every subscriber's allocation.
+  public internal(set) var spotlighted: [UserID] = []
   /// Counts over the router's lifetime.
   public internal(set) var totals = RouterTotals()
   /// Subscriptions the stream allocator paused or resumed since ``takePauseChanges()``.
@@ -246,6 +248,18 @@ public struct MediaRouter: Sendable {
     audio.remove(user, keep: configuration.loudestSpeakers + 1)
     for subscriber in orphaned { select(for: subscriber) }
     return true
+  }
+
+  /// Sets whose video is spotlighted: the stream allocator keeps spotlighted videos first
+  /// (after a share), in the order given, and every subscriber's selection is made again.
+  ///
+  /// - Parameter users: The spotlighted users, in order; non-members are kept and matter only
+  ///   once they publish.
+  /// - Complexity: O(members × their subscriptions).
+  public mutating func setSpotlighted(_ users: [UserID]) {
+    guard users != spotlighted else { return }
+    spotlighted = users
+    for member in members.map(\.user) { select(for: member) }
   }
 
   /// Whether `user` is a member.

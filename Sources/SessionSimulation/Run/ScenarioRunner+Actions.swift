@@ -203,6 +203,13 @@ extension ScenarioRunner {
       result =
         target != nil && targetUser == nil
         ? false : sdk.getCmdChannel().sendCommand(content, receiveUser: targetUser) == .success
+    case .spotlight:
+      result = sdk.getVideoHelper().spotLightVideo(targetUser) == .success
+    case .unspotlight:
+      result =
+        target == nil
+        ? sdk.getVideoHelper().unSpotlightAllVideos() == .success
+        : sdk.getVideoHelper().unSpotLightVideo(targetUser) == .success
     case .deleteChat:
       let mine = sdk.store.current.chatMessages.last { $0.sender == me?.id }
       result = sdk.getChatHelper().deleteChatMessage(mine?.id) == .success

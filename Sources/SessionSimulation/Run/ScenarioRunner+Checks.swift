@@ -61,6 +61,13 @@ extension ScenarioRunner {
     if let locked = assertion.shareLocked, state.isShareLocked != locked {
       problems.append("expected share locked \(locked), was \(state.isShareLocked)")
     }
+    if let names = assertion.spotlighted {
+      let expected = names.map(id)
+      if expected != state.spotlighted.map(Optional.some) {
+        problems.append(
+          "expected spotlighted \(names), saw \(state.spotlighted.map { named($0) })")
+      }
+    }
     if let least = assertion.commandsReceived, peer.commandsReceived < least {
       problems.append("expected at least \(least) commands received, saw \(peer.commandsReceived)")
     }

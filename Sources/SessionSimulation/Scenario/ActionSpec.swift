@@ -67,6 +67,10 @@ public struct ActionSpec: Sendable, Hashable, Codable {
     /// `CmdChannel.sendCommand`: the text to the target peer, or to everyone else when there
     /// is no target.
     case command
+    /// `VideoHelper.spotLightVideo` of the target peer.
+    case spotlight
+    /// `VideoHelper.unSpotLightVideo` of the target peer, or `unSpotlightAllVideos` without one.
+    case unspotlight
     /// `ChatHelper.changeChatPrivilege(text)`: `everyone`, `everyonePublicly`, `noOne`, or
     /// `hostOnly`.
     case changeChatPrivilege

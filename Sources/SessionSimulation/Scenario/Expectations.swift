@@ -95,6 +95,8 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
   /// The fewest command-channel commands the peer must have received by then (in its current
   /// life).
   public var commandsReceived: Int?
+  /// Whose video is spotlighted, by peer name, in order.
+  public var spotlighted: [String]?
 
   /// Makes an assertion.
   ///
@@ -111,11 +113,12 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
   ///   - videoOn: Users whose video must be on, by peer name.
   ///   - shareLocked: Whether the share is locked.
   ///   - commandsReceived: The fewest command-channel commands received by then.
+  ///   - spotlighted: Whose video is spotlighted, by peer name, in order.
   public init(
     at: SimDuration, peers: String? = nil, inSession: Bool? = nil, host: String? = nil,
     managers: [String]? = nil, rosterCount: Int? = nil, sees: [String]? = nil,
     doesNotSee: [String]? = nil, sharing: [String]? = nil, videoOn: [String]? = nil,
-    shareLocked: Bool? = nil, commandsReceived: Int? = nil
+    shareLocked: Bool? = nil, commandsReceived: Int? = nil, spotlighted: [String]? = nil
   ) {
     self.at = at
     self.peers = peers
@@ -129,5 +132,6 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
     self.videoOn = videoOn
     self.shareLocked = shareLocked
     self.commandsReceived = commandsReceived
+    self.spotlighted = spotlighted
   }
 }

@@ -54,7 +54,7 @@ enum ScenarioKeys {
   static let assertion = Shape.object(
     [
       "at", "peers", "inSession", "host", "managers", "rosterCount", "sees", "doesNotSee",
-      "sharing", "videoOn", "shareLocked", "commandsReceived",
+      "sharing", "videoOn", "shareLocked", "commandsReceived", "spotlighted",
     ], [:])
   static let scenario = Shape.object(
     [

@@ -492,4 +492,16 @@ public final class RecordingDelegate: VideoSDKDelegate {
     }
     forwardee?.onCommandReceived(commandContent, sendUser: sendUser)
   }
+
+  // MARK: Spotlight
+
+  /// Records ``SessionSDK/VideoSDKCallback/onSpotlightVideoChanged(_:)``.
+  ///
+  /// - Parameters:
+  ///   - videoHelper: The instance's video helper; only forwarded.
+  ///   - userList: Everyone spotlighted; their ids are recorded (`nil` as empty).
+  public func onSpotlightVideoChanged(_ videoHelper: VideoHelper?, userList: [User]?) {
+    record(.onSpotlightVideoChanged(ids(userList)))
+    forwardee?.onSpotlightVideoChanged(videoHelper, userList: userList)
+  }
 }

@@ -39,6 +39,8 @@ public struct SessionStateFields: Sendable, Hashable {
   public var chatMessages: [ChatMessage]
   /// ``SessionCore/SessionState/activeSpeakers``.
   public var activeSpeakers: [UserID]
+  /// ``SessionCore/SessionState/spotlighted``.
+  public var spotlighted: [UserID]
   /// ``SessionCore/SessionState/unmuteRequestedBy``.
   public var unmuteRequestedBy: UserID?
   /// ``SessionCore/SessionState/lastError``.
@@ -61,6 +63,7 @@ public struct SessionStateFields: Sendable, Hashable {
     chatPrivilege = state.chatPrivilege
     chatMessages = state.chatMessages
     activeSpeakers = state.activeSpeakers
+    spotlighted = state.spotlighted
     unmuteRequestedBy = state.unmuteRequestedBy
     lastError = state.lastError
     isServiceView = state.isServiceView
@@ -149,6 +152,7 @@ protocol SharedFields {
   var shares: [UserID: ActiveShare] { get }
   var chatPrivilege: ChatPrivilege { get }
   var activeSpeakers: [UserID] { get }
+  var spotlighted: [UserID] { get }
 }
 
 extension SessionStateFields: SharedFields {}
@@ -168,6 +172,7 @@ struct FieldDiff {
     check("shareSetting", expected.shareSetting, got.shareSetting)
     check("chatPrivilege", expected.chatPrivilege, got.chatPrivilege)
     check("activeSpeakers", expected.activeSpeakers, got.activeSpeakers)
+    check("spotlighted", expected.spotlighted, got.spotlighted)
     participants(expected.participants, got.participants)
     shares(expected.shares, got.shares)
   }

@@ -35,7 +35,10 @@ extension SessionCommand: WireEncodable, WireDecodable {
     static let reportTalking: UInt8 = 30
     static let reportNetworkQuality: UInt8 = 31
     static let sendCommand: UInt8 = 32
-    static let last: UInt8 = 32
+    static let spotlightVideo: UInt8 = 33
+    static let unspotlightVideo: UInt8 = 34
+    static let unspotlightAllVideos: UInt8 = 35
+    static let last: UInt8 = 35
   }
 
   func encode(to writer: inout WireWriter) {
@@ -119,6 +122,14 @@ extension SessionCommand: WireEncodable, WireDecodable {
       writer.byte(WireTag.sendCommand)
       writer.optional(receiver) { $0.user($1) }
       writer.string(content)
+    case .spotlightVideo(let user):
+      writer.byte(WireTag.spotlightVideo)
+      writer.user(user)
+    case .unspotlightVideo(let user):
+      writer.byte(WireTag.unspotlightVideo)
+      writer.user(user)
+    case .unspotlightAllVideos:
+      writer.byte(WireTag.unspotlightAllVideos)
     case .deleteChatMessage(let messageID):
       writer.byte(WireTag.deleteChatMessage)
       writer.string(messageID)
@@ -201,6 +212,12 @@ extension SessionCommand: WireEncodable, WireDecodable {
         (reader: inout WireReader) throws(WireError) in try reader.user("sendCommand receiver")
       }
       self = .sendCommand(receiver: receiver, content: try reader.string("sendCommand content"))
+    case WireTag.spotlightVideo:
+      self = .spotlightVideo(try reader.user("spotlightVideo user"))
+    case WireTag.unspotlightVideo:
+      self = .unspotlightVideo(try reader.user("unspotlightVideo user"))
+    case WireTag.unspotlightAllVideos:
+      self = .unspotlightAllVideos
     case WireTag.deleteChatMessage:
       self = .deleteChatMessage(messageID: try reader.string("deleteChatMessage message id"))
     case WireTag.changeChatPrivilege:

@@ -31,7 +31,8 @@ extension SessionEvent: WireEncodable, WireDecodable {
     static let networkStatusChanged: UInt8 = 26
     static let errorOccurred: UInt8 = 27
     static let commandReceived: UInt8 = 28
-    static let last: UInt8 = 28
+    static let spotlightChanged: UInt8 = 29
+    static let last: UInt8 = 29
   }
 
   func encode(to writer: inout WireWriter) {
@@ -126,6 +127,9 @@ extension SessionEvent: WireEncodable, WireDecodable {
       writer.byte(WireTag.networkStatusChanged)
       writer.user(user)
       writer.byte(quality.rawValue)
+    case .spotlightChanged(let users):
+      writer.byte(WireTag.spotlightChanged)
+      writer.array(users) { $0.user($1) }
     case .commandReceived(let sender, let content):
       writer.byte(WireTag.commandReceived)
       writer.user(sender)
@@ -222,6 +226,11 @@ extension SessionEvent: WireEncodable, WireDecodable {
       let user = try reader.user("networkStatusChanged user")
       let quality = try reader.rawEnum(NetworkQuality.self, "networkStatusChanged quality")
       self = .networkStatusChanged(user: user, quality: quality)
+    case WireTag.spotlightChanged:
+      self = .spotlightChanged(
+        try reader.array("spotlightChanged users", minimumElementSize: 1) {
+          (reader: inout WireReader) throws(WireError) in try reader.user("spotlighted user")
+        })
     case WireTag.commandReceived:
       let sender = try reader.user("commandReceived sender")
       self = .commandReceived(sender: sender, content: try reader.string("commandReceived content"))

@@ -79,6 +79,7 @@ extension SessionSnapshot: WireEncodable, WireDecodable {
     writer.array(shares) { $1.encode(to: &$0) }
     writer.byte(chatPrivilege.rawValue)
     writer.array(activeSpeakers) { $0.user($1) }
+    writer.array(spotlighted) { $0.user($1) }
     writer.varint(sequence)
   }
 
@@ -97,11 +98,14 @@ extension SessionSnapshot: WireEncodable, WireDecodable {
     let activeSpeakers = try reader.array("snapshot active speakers", minimumElementSize: 1) {
       (reader: inout WireReader) throws(WireError) in try reader.user("snapshot active speaker")
     }
+    let spotlighted = try reader.array("snapshot spotlighted", minimumElementSize: 1) {
+      (reader: inout WireReader) throws(WireError) in try reader.user("snapshot spotlighted user")
+    }
     let sequence = try reader.varint("snapshot sequence")
     self.init(
       sessionName: sessionName, sessionID: sessionID, myself: myself, participants: participants,
       shareSetting: shareSetting, shares: shares, chatPrivilege: chatPrivilege,
-      activeSpeakers: activeSpeakers, sequence: sequence)
+      activeSpeakers: activeSpeakers, spotlighted: spotlighted, sequence: sequence)
   }
 }
 

@@ -122,6 +122,9 @@ struct RosterPrinter {
       return "\(name(user)) \(status) sharing" + (status == .started ? " (\(kind))" : "")
     case .shareSettingChanged(let setting): return "share setting: \(setting)"
     case .hostChanged(let host): return "\(name(host)) is now host"
+    case .spotlightChanged(let users):
+      return users.isEmpty
+        ? "nobody is spotlighted" : "spotlighted: " + users.map(name).joined(separator: ", ")
     case .commandReceived(let sender, let content):
       return "command from \(name(sender)): \(content)"
     case .managerChanged(let user, let isManager):

@@ -215,6 +215,7 @@ func difference(_ actual: SessionState, _ expected: SessionState) -> String {
   compare("chatPrivilege", \.chatPrivilege)
   compare("chatMessages", \.chatMessages)
   compare("activeSpeakers", \.activeSpeakers)
+  compare("spotlighted", \.spotlighted)
   compare("unmuteRequestedBy", \.unmuteRequestedBy)
   compare("lastError", \.lastError)
   compare("isServiceView", \.isServiceView)

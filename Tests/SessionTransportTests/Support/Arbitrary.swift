@@ -82,7 +82,8 @@ struct Arbitrary {
       participants: (0..<int(in: 0...4)).map { _ in participant() },
       shareSetting: element(ShareSetting.self),
       shares: (0..<int(in: 0...3)).map { _ in share() },
-      chatPrivilege: element(ChatPrivilege.self), activeSpeakers: users(), sequence: uint64())
+      chatPrivilege: element(ChatPrivilege.self), activeSpeakers: users(), spotlighted: users(),
+      sequence: uint64())
   }
 
   mutating func chat() -> ChatMessage {
@@ -96,7 +97,7 @@ struct Arbitrary {
   // MARK: Events and commands
 
   /// The number of `SessionEvent` cases.
-  static let eventCaseCount = 28
+  static let eventCaseCount = 29
 
   mutating func event() -> SessionEvent { event(case: int(in: 0...Self.eventCaseCount - 1)) }
 
@@ -133,12 +134,13 @@ struct Arbitrary {
     case 24: .chatPrivilegeChanged(element(ChatPrivilege.self))
     case 25: .networkStatusChanged(user: user(), quality: element(NetworkQuality.self))
     case 26: .errorOccurred(error: error(), detail: int())
-    default: .commandReceived(sender: user(), content: string())
+    case 27: .commandReceived(sender: user(), content: string())
+    default: .spotlightChanged(users())
     }
   }
 
   /// The number of `SessionCommand` cases.
-  static let commandCaseCount = 32
+  static let commandCaseCount = 35
 
   mutating func command() -> SessionCommand {
     command(case: int(in: 0...Self.commandCaseCount - 1))
@@ -178,7 +180,10 @@ struct Arbitrary {
     case 28: .changeChatPrivilege(element(ChatPrivilege.self))
     case 29: .reportTalking(bool())
     case 30: .reportNetworkQuality(element(NetworkQuality.self))
-    default: .sendCommand(receiver: optional { $0.user() }, content: string())
+    case 31: .sendCommand(receiver: optional { $0.user() }, content: string())
+    case 32: .spotlightVideo(user())
+    case 33: .unspotlightVideo(user())
+    default: .unspotlightAllVideos
     }
   }
 
