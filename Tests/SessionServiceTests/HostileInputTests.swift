@@ -141,13 +141,15 @@ private func heavyCharacter(_ marks: Int) -> String {
       sessionName: String(repeating: "S", count: limits.maxSessionNameBytes),
       sessionID: "S18446744073709551615-ffffffff", myself: users[0].id, participants: users,
       shareSetting: .multi, shares: shares, chatPrivilege: .everyonePubliclyAndPrivately,
-      activeSpeakers: users.map(\.id), sequence: .max)
+      activeSpeakers: users.map(\.id),
+      spotlighted: users.prefix(SessionState.maxSpotlighted).map(\.id),
+      sequence: .max)
     let size = WireEncoder.payload(ServerMessage.joined(snapshot, resumeToken: .max)).count
     let bound = budget.joinedPayloadBound(users: limits.maxUsers)
     #expect(size <= bound)
     #expect(bound <= WireProtocol.defaultMaxFrameSize)
     // The figures Docs/WireProtocol.md §7 and Docs/SessionService.md quote.
-    #expect(bound == 1_011_667)
+    #expect(bound == 1_011_713)
     #expect(budget.usersFitting(in: WireProtocol.defaultMaxFrameSize) == 1_036)
     // What a session admits with the default message size (its snapshot in fragments).
     #expect(budget.usersFitting(in: WireProtocol.defaultMaxMessageSize) == 16_577)

@@ -57,6 +57,7 @@ public struct SnapshotBudget: Sendable, Hashable {
       + widestUser  // myself
       + 3 * widestCount  // participants, shares, speakers
       + 2  // share setting, chat privilege
+      + 1 + SessionState.maxSpotlighted * widestUser  // the spotlight list
       + 10 + 10  // sequence, resume token
     let (total, overflow) = perUser.multipliedReportingOverflow(by: users)
     let (sum, overflowAgain) = total.addingReportingOverflow(fixed)
