@@ -63,8 +63,8 @@ final class ServiceSession {
   /// When the session last dropped to one member.
   var idleSince: Int64?
   var nextMessage: UInt64 = 0
-  /// The start of the current second of command-channel commands (ms), and how many went in it.
-  var commandWindow: (start: Int64?, count: Int) = (nil, 0)
+  /// The command-channel commands of the current second (ms).
+  var commandWindow = RateWindow()
   /// The last user id handed out here. Ids are numbered per session, from 1 and never reused
   /// in it, so a session's ids stay small and close together however many sessions the
   /// service runs: replicas keep participants in an array indexed by id (`UserMap`).

@@ -45,16 +45,8 @@ extension SessionService {
 
   /// Whether one more command fits the session's current second; counts it if so.
   private func admitCommand(in session: ServiceSession, now: Int64) -> VideoSDKError {
-    if let start = session.commandWindow.start, now >= start, now &- start < 1_000 {
-      // Still in the current second.
-    } else {
-      session.commandWindow = (now, 0)
-    }
-    guard session.commandWindow.count < Self.maxCommandsPerSecond else {
-      return .callTooFrequently
-    }
-    session.commandWindow.count += 1
-    return .success
+    session.commandWindow.admit(at: now, length: 1_000, limit: Self.maxCommandsPerSecond)
+      ? .success : .callTooFrequently
   }
 
   // Reads go to `session.state` in place: a local copy held across `emit` would make the

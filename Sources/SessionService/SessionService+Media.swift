@@ -15,10 +15,10 @@ final class MediaIdentity {
   /// When something authentic last came from the bound endpoint, µs.
   // Unchecked exclusivity: set in one statement a datagram on the service's isolation domain.
   @exclusivity(unchecked) var lastHeard: Int64 = 0
-  /// The start of the current second of checks, and the checks sent in it.
-  var checkWindow: (start: Int64?, count: Int) = (nil, 0)
-  /// The start of the current second of pings and feedback, and how many came in it.
-  var controlWindow: (start: Int64?, count: Int) = (nil, 0)
+  /// The return-path checks sent in the current second.
+  var checkWindow = RateWindow()
+  /// The pings and feedback received in the current second.
+  var controlWindow = RateWindow()
 
   init(session: ServiceSession, user: UserID, credential: MediaCredential) {
     self.session = session
@@ -165,16 +165,12 @@ extension SessionService: LendingMediaHost {
 
   /// Whether a ping or feedback from `identity` is within its rate; counts it if not.
   private func admitControl(from identity: MediaIdentity, now: Int64) -> Bool {
-    if let start = identity.controlWindow.start, now >= start, now &- start < 1_000_000 {
-      // Still in the current second.
-    } else {
-      identity.controlWindow = (now, 0)
-    }
-    guard identity.controlWindow.count < Self.maxControlPerSecond else {
+    guard
+      identity.controlWindow.admit(at: now, length: 1_000_000, limit: Self.maxControlPerSecond)
+    else {
       mediaCounters.dropped.throttled &+= 1
       return false
     }
-    identity.controlWindow.count += 1
     return true
   }
 
@@ -249,16 +245,11 @@ extension SessionService: LendingMediaHost {
       }
       return
     }
-    if let start = identity.checkWindow.start, now >= start, now &- start < 1_000_000 {
-      // Still in the current second.
-    } else {
-      identity.checkWindow = (now, 0)
-    }
-    guard identity.checkWindow.count < Self.maxChecksPerSecond else {
+    guard identity.checkWindow.admit(at: now, length: 1_000_000, limit: Self.maxChecksPerSecond)
+    else {
       mediaCounters.dropped.checksThrottled &+= 1
       return
     }
-    identity.checkWindow.count += 1
     let nonce: UInt64
     if let pending = identity.pendingCheck, pending.endpoint == endpoint,
       now >= pending.sentAt, now &- pending.sentAt < Self.checkLifetime

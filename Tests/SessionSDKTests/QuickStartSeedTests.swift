@@ -10,14 +10,17 @@ extension SharedInstanceTests {
   /// alone) on the shared instance and the development service, with three more peers.
   @Suite("Examples/QuickStart: seed 000 as written, with several peers")
   struct QuickStartSeedTests {
+    /// The shared instance and the seed's development service as before any test.
     @MainActor
-    @Test func theSeedsAppRunsAsWrittenWithSeveralPeers() async throws {
+    static func reset() {
       SharedInstanceTests.resetSharedInstance()
       DevelopmentService.reset(domain: QuickStartScene.domain)
-      defer {
-        SharedInstanceTests.resetSharedInstance()
-        DevelopmentService.reset(domain: QuickStartScene.domain)
-      }
+    }
+
+    @MainActor
+    @Test func theSeedsAppRunsAsWrittenWithSeveralPeers() async throws {
+      Self.reset()
+      defer { Self.reset() }
       let scene = QuickStartScene()
       let alice = scene.alice
 
@@ -77,12 +80,8 @@ extension SharedInstanceTests {
     /// those start) reaches that instance; the process's shared instance is never touched.
     @MainActor
     @Test func thirtyOneCopiesOfTheSeedsAppEachRunOnTheirOwnInstance() async throws {
-      SharedInstanceTests.resetSharedInstance()
-      DevelopmentService.reset(domain: QuickStartScene.domain)
-      defer {
-        SharedInstanceTests.resetSharedInstance()
-        DevelopmentService.reset(domain: QuickStartScene.domain)
-      }
+      Self.reset()
+      defer { Self.reset() }
       var copies: [(sdk: VideoSDK, app: SessionView.ViewModel)] = []
       for index in 0..<31 {
         let sdk = VideoSDK()

@@ -251,15 +251,34 @@ public struct MediaRouter: Sendable {
   }
 
   /// Sets whose video is spotlighted: the stream allocator keeps spotlighted videos first
-  /// (after a share), in the order given, and every subscriber's selection is made again.
+  /// (after a share), in the order given.
+  ///
+  /// Only a congested subscriber's selection depends on priority (an untested estimate keeps
+  /// every video), so only congested subscribers of a publisher whose place changed are
+  /// selected again: a host who toggles the spotlight in a loop costs little per toggle.
   ///
   /// - Parameter users: The spotlighted users, in order; non-members are kept and matter only
   ///   once they publish.
-  /// - Complexity: O(members × their subscriptions).
+  /// - Complexity: O(subscribers of the publishers whose place changed).
   public mutating func setSpotlighted(_ users: [UserID]) {
     guard users != spotlighted else { return }
+    // In list order, so that reselection (and the pause notices it makes) is deterministic.
+    var moved: [UserID] = []
+    for (place, user) in users.enumerated() where spotlighted.firstIndex(of: user) != place {
+      moved.append(user)
+    }
+    moved += spotlighted.filter { !users.contains($0) }
     spotlighted = users
-    for member in members.map(\.user) { select(for: member) }
+    var reselected = Set<UserID>()
+    for publisher in moved {
+      guard let fanOut = fanOuts[FanOutKey(publisher: publisher, kind: .video)] else { continue }
+      for entry in fanOut.entries {
+        guard let index = memberIndex[entry.subscriber], members[index].estimate.congested,
+          reselected.insert(entry.subscriber).inserted
+        else { continue }
+        select(for: entry.subscriber)
+      }
+    }
   }
 
   /// Whether `user` is a member.
