@@ -39,7 +39,8 @@ public final class CmdChannel {
     guard let sdk, sdk.isInitialized else { return .uninitialize }
     let command = SessionCommand.sendCommand(
       receiver: receiveUser?.id, content: commandContent ?? "")
-    // The rules first, so that a refused command does not use up the rate.
+    // The rules first, so that a bad command names its own error rather than the rate's (the
+    // rate counts only commands sent).
     if let me = sdk.store.state.myselfID {
       let verdict = sdk.store.state.authorize(command, by: me)
       guard verdict == .success else { return verdict }
