@@ -65,6 +65,13 @@ final class ServiceSession {
   var nextMessage: UInt64 = 0
   /// The command-channel commands of the current second (ms).
   var commandWindow = RateWindow()
+  /// How many subsession lists were committed: each commit's ids carry its number.
+  var subSessionGeneration: UInt64 = 0
+  /// The help request the host has not answered yet.
+  var pendingHelp: (requester: UserID, subSessionID: String)?
+  /// Who received each chat message to everyone sent while subsessions were open (only the
+  /// sender's place did): they alone hear of its deletion.
+  var chatAudiences: [String: [UserID]] = [:]
   /// The last user id handed out here. Ids are numbered per session, from 1 and never reused
   /// in it, so a session's ids stay small and close together however many sessions the
   /// service runs: replicas keep participants in an array indexed by id (`UserMap`).

@@ -30,6 +30,8 @@ extension SessionService {
     switch command {
     case .reclaimHost:
       return session.members[user]?.roleType == .host ? .success : .sessionNoRights
+    case .subSession(let call):
+      return subSessionRules(call, by: user, in: session)
     case .unmuteAudio(let target) where target == user:
       let isModerator = session.state.participants[user]?.role != .participant
       return session.selfUnmuteAllowed || isModerator ? .success : .sessionNoRights
@@ -111,7 +113,11 @@ extension SessionService {
 
     case .startShare(let kind):
       var events: [SessionEvent] = []
-      if session.state.shareSetting != .multi, let other = session.state.shares.first?.value {
+      if session.state.shareSetting != .multi,
+        let other = session.state.shares.values.first(where: {
+          session.state.subSessions.together($0.owner, user)
+        })
+      {
         // authorize() let a moderator take over a participant's share.
         events.append(.shareStatusChanged(user: other.owner, status: .stopped, kind: other.kind))
       }
@@ -191,10 +197,19 @@ extension SessionService {
       session.stampMessage(message.id)
       if let receiver {
         emitPrivately(.chatMessageReceived(message), to: [user, receiver], in: session)
+      } else if !session.state.subSessions.rooms.isEmpty {
+        // Subsessions are open: a message to everyone reaches the sender's place alone.
+        let rooms = session.state.subSessions
+        let audience = session.memberOrder.filter { rooms.together($0, user) }
+        session.chatAudiences[message.id] = audience
+        emitPrivately(.chatMessageReceived(message), to: audience, in: session)
       } else {
         emit([.chatMessageReceived(message)], in: session)
       }
-      if let forgotten { session.messageStamps.removeValue(forKey: forgotten) }
+      if let forgotten {
+        session.messageStamps.removeValue(forKey: forgotten)
+        session.chatAudiences.removeValue(forKey: forgotten)
+      }
     case .deleteChatMessage(let messageID):
       guard let message = session.state.chatMessage(withID: messageID) else {
         return
@@ -202,7 +217,9 @@ extension SessionService {
       // Only members who hold the message hear of its deletion: those who joined or resumed
       // after it was sent never got it (snapshots carry no chat history).
       let sentAt = session.messageStamps.removeValue(forKey: messageID) ?? 0
-      let audience = message.receiver.map { [message.sender, $0] } ?? session.memberOrder
+      let audience =
+        message.receiver.map { [message.sender, $0] }
+        ?? session.chatAudiences.removeValue(forKey: messageID) ?? session.memberOrder
       let holders = audience.filter { (session.members[$0]?.snapshotStamp ?? .max) < sentAt }
       emitPrivately(
         .chatMessageDeleted(
@@ -210,7 +227,10 @@ extension SessionService {
         to: holders, in: session)
     case .sendCommand(let receiver, let content):
       // Only its recipients hear of it: one user, or everyone but the sender.
-      let recipients = receiver.map { [$0] } ?? session.memberOrder.filter { $0 != user }
+      let rooms = session.state.subSessions
+      let recipients =
+        receiver.map { [$0] }
+        ?? session.memberOrder.filter { $0 != user && rooms.together($0, user) }
       emitPrivately(.commandReceived(sender: user, content: content), to: recipients, in: session)
     case .changeChatPrivilege(let privilege) where privilege != session.state.chatPrivilege:
       emit([.chatPrivilegeChanged(privilege)], in: session)
@@ -234,6 +254,9 @@ extension SessionService {
       emit([.spotlightChanged(session.state.spotlighted.filter { $0 != target })], in: session)
     case .unspotlightAllVideos where !session.state.spotlighted.isEmpty:
       emit([.spotlightChanged([])], in: session)
+
+    case .subSession(let call):
+      perform(call, by: user, in: session)
 
     case .startVideo, .stopVideo, .startAudio, .stopAudio, .changeChatPrivilege,
       .reportNetworkQuality, .spotlightVideo, .unspotlightAllVideos:

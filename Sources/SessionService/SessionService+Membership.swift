@@ -219,6 +219,7 @@ extension SessionService {
   func removeMember(_ user: UserID, from session: ServiceSession, reason: LeaveReason?, now: Int64)
   {
     guard let member = session.remove(user) else { return }
+    if session.pendingHelp?.requester == user { session.pendingHelp = nil }
     mediaMemberLeft(user, identity: member.media, in: session)
     if let connection = member.connection {
       connections[connection]?.stage = .idle

@@ -290,6 +290,15 @@ public final class SessionService: SessionHost {
         // Spotlighted videos come first in every subscriber's stream allocator.
         session.media.router.setSpotlighted(users)
         sendPauseChanges(in: session)
+      case .subSession(.userMoved(let user, let destination)):
+        // Media crosses no subsession border.
+        let list = session.state.subSessions.list
+        let place = destination.flatMap { id in list.firstIndex { $0.id == id } }.map { $0 + 1 }
+        session.media.router.setPlace(place ?? 0, of: user)
+        sendPauseChanges(in: session)
+      case .subSession(.statusChanged(.stopped, _)):
+        session.media.router.returnEveryoneToMain()
+        sendPauseChanges(in: session)
       default:
         break
       }

@@ -113,6 +113,7 @@ struct EventGenerator {
   var nextUserID: UInt32 = 20
   var nextJoinOrder: UInt64 = 20
   var nextMessage = 0
+  var subSessionCommits = 0
 
   init(seed: UInt64) { random = SimulationRandom(seed: seed) }
 
@@ -262,8 +263,42 @@ struct EventGenerator {
       return .sessionJoined(snapshot(valid: random.chance(70)))
     case 925..<935:
       return anyEvent(state)
+    case 935..<985:
+      return subSessionEvent(state)
     default:
       return .videoStatusChanged(user: user(state), isOn: random.chance(50))
+    }
+  }
+
+  /// Subsession events: commits (now and then an empty list), withdrawals, starts, stops,
+  /// moves (to a listed subsession, an unlisted one, or back), broadcasts and help.
+  mutating func subSessionEvent(_ state: SessionState) -> SessionEvent {
+    let board = state.subSessions
+    switch random.below(12) {
+    case 0, 1:
+      subSessionCommits += 1
+      let list = (0..<(1 + random.below(4))).map {
+        SubSession(id: "\(subSessionCommits)-\($0 + 1)", name: "Group \($0 + 1)")
+      }
+      return .subSession(.statusChanged(.committed, random.chance(10) ? [] : list))
+    case 2:
+      return .subSession(.statusChanged(.withdrawn, []))
+    case 3:
+      return .subSession(.statusChanged(.started, board.list))
+    case 4:
+      return .subSession(.statusChanged(random.chance(80) ? .stopped : .stopping, board.list))
+    case 5, 6, 7, 8:
+      let destination =
+        random.chance(30)
+        ? nil : random.chance(90) ? (random.pick(board.list)?.id ?? "0-1") : "9-9"
+      return .subSession(.userMoved(user(state), to: destination))
+    case 9:
+      return .subSession(.broadcast(from: user(state), message: "back in 5"))
+    case 10:
+      return .subSession(
+        .helpRequested(by: user(state), subSessionID: random.pick(board.list)?.id ?? "0-1"))
+    default:
+      return .subSession(.helpResult(.busy))
     }
   }
 

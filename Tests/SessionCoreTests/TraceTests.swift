@@ -411,12 +411,16 @@ struct CodingTests {
       .errorOccurred(error: .sessionAudioError, detail: 3),
       #"{"errorOccurred":{"detail":3,"error":3000}}"#
     ),
+    (
+      .subSession(.userMoved(4, to: "1-2")),
+      #"{"subSession":{"_0":{"userMoved":{"_0":4,"to":"1-2"}}}}"#
+    ),
   ]
 
   @Test func everyEventCaseIsDocumentedOnce() {
     let names = Self.eventJSON.map(\.0.name)
     #expect(Set(names).count == names.count)
-    #expect(names.count == 27)
+    #expect(names.count == 28)
   }
 
   @Test(arguments: eventJSON)

@@ -128,12 +128,37 @@ private final class HostileClients {
       return .sendCommand(
         receiver: chance(50) ? nil : userID(), content: chance(50) ? text() : long)
     case 31:
-      switch Int.random(in: 0..<3, using: &random) {
+      switch Int.random(in: 0..<6, using: &random) {
       case 0: return .spotlightVideo(userID())
       case 1: return .unspotlightVideo(userID())
-      default: return .unspotlightAllVideos
+      case 2: return .unspotlightAllVideos
+      default: return .subSession(subSessionCommand())
       }
     default: return .reportNetworkQuality(one(of: NetworkQuality.allCases))
+    }
+  }
+
+  /// Subsession calls with every field hostile: up to 200 names (empty, repeated, long),
+  /// ids that were never given, long broadcasts, help answers for anyone.
+  func subSessionCommand() -> SubSessionCommand {
+    switch Int.random(in: 0..<9, using: &random) {
+    case 0:
+      let count = one(of: [0, 1, 5, 50, 51, 200])
+      let long = String(repeating: text(), count: Int.random(in: 0...80, using: &random))
+      return .commit(
+        (0..<count).map { index in chance(10) ? "" : chance(10) ? long : "G\(index % 60)" })
+    case 1: return .withdraw
+    case 2: return .start
+    case 3: return .stop
+    case 4:
+      let listed = harness.served()?.subSessions.list.map(\.id) ?? []
+      return .join(subSessionID: chance(70) && !listed.isEmpty ? one(of: listed) : text())
+    case 5: return .returnToMain
+    case 6:
+      let long = String(repeating: text(), count: Int.random(in: 0...600, using: &random))
+      return .broadcast(chance(50) ? text() : long)
+    case 7: return .requestHelp
+    default: return .answerHelp(requester: userID(), join: chance(50))
     }
   }
 

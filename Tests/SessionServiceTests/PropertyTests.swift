@@ -202,7 +202,7 @@ private final class Fuzzer {
     let target = randomTarget(for: connection)
     let me = harness.replica(connection)?.myselfID ?? 0
     let flag = chance(50)
-    switch Int.random(in: 0..<36, using: &random) {
+    switch Int.random(in: 0..<40, using: &random) {
     case 0: return .startVideo
     case 1: return .stopVideo
     case 2: return .startAudio
@@ -240,6 +240,21 @@ private final class Fuzzer {
         receiver: chance(50) ? nil : target, content: one(of: ["raise-hand", "", "poll:2"]))
     case 32, 33: return .spotlightVideo(chance(50) ? me : target)
     case 34: return chance(50) ? .unspotlightVideo(target) : .unspotlightAllVideos
+    case 35:
+      let names = (0..<Int.random(in: 0...4, using: &random)).map { "Group \($0)" }
+      return .subSession(chance(80) ? .commit(names) : .withdraw)
+    case 36: return .subSession(chance(70) ? .start : .stop)
+    case 37:
+      let name = harness.replica(connection)?.sessionName ?? "Room"
+      let listed = harness.service.state(ofSession: name)?.subSessions.list.map(\.id) ?? []
+      return .subSession(
+        chance(75) ? .join(subSessionID: pick(listed) ?? "1-1") : .returnToMain)
+    case 38:
+      switch Int.random(in: 0..<3, using: &random) {
+      case 0: return .subSession(.broadcast(one(of: ["back in 5", ""])))
+      case 1: return .subSession(.requestHelp)
+      default: return .subSession(.answerHelp(requester: target, join: flag))
+      }
     default: return .leave(end: flag)
     }
   }

@@ -72,6 +72,8 @@ public enum SessionCommand: Sendable, Codable, Hashable {
   case unspotlightVideo(UserID)
   /// `unSpotlightAllVideos()` (host only).
   case unspotlightAllVideos
+  /// A subsession call; see ``SubSessionCommand``.
+  case subSession(SubSessionCommand)
 
   /// The case name, for logs.
   public var name: String {
@@ -111,6 +113,7 @@ public enum SessionCommand: Sendable, Codable, Hashable {
     case .spotlightVideo: "spotlightVideo"
     case .unspotlightVideo: "unspotlightVideo"
     case .unspotlightAllVideos: "unspotlightAllVideos"
+    case .subSession: "subSession"
     }
   }
 }

@@ -64,6 +64,9 @@ public enum SessionEvent: Sendable, Codable, Hashable {
   /// A command-channel command reached the local user (`onCommandReceived(_:sendUser:)`): it
   /// changes no state, and only its recipients hear of it.
   case commandReceived(sender: UserID, content: String)
+  /// A subsession fact: the status and list, a member's move, or a notice (a broadcast from
+  /// the main session, a help request, its answer); see ``SubSessionEvent``.
+  indirect case subSession(SubSessionEvent)
   /// The SDK reported an error (`onError`).
   case errorOccurred(error: VideoSDKError, detail: Int)
 }
@@ -117,6 +120,7 @@ extension SessionEvent {
     case .networkStatusChanged: "networkStatusChanged"
     case .commandReceived: "commandReceived"
     case .spotlightChanged: "spotlightChanged"
+    case .subSession: "subSession"
     case .errorOccurred: "errorOccurred"
     }
   }

@@ -46,8 +46,10 @@ extension SessionState {
     if Set(order.managers) != managerIDs || order.managers.count != managerIDs.count {
       problems.append("manager order \(order.managers) disagrees with roster \(managerIDs)")
     }
-    if shareSetting != .multi, shares.count > 1 {
-      problems.append("\(shares.count) shares without multi-share")
+    if shareSetting != .multi,
+      Set(shares.keys.map { subSessions.rooms[$0] }).count < shares.count
+    {
+      problems.append("two shares in one place without multi-share")
     }
     for (owner, share) in shares {
       if share.owner != owner { problems.append("share keyed \(owner) owned by \(share.owner)") }
@@ -56,6 +58,9 @@ extension SessionState {
       }
       for annotator in share.annotators where participants[annotator] == nil {
         problems.append("annotator \(annotator) is not present")
+      }
+      for annotator in share.annotators where !subSessions.together(annotator, owner) {
+        problems.append("annotator \(annotator) is not where \(owner)'s share is")
       }
     }
     let annotations = shares.values.reduce(0) { $0 + $1.annotators.count }
@@ -112,9 +117,42 @@ extension SessionState {
     if !chat.isConsistent {
       problems.append("chat message ids disagree with messages")
     }
+    problems += subSessionProblems()
     if shareSetting == .none, !shares.isEmpty {
       problems.append("a share is live while sharing is off")
     }
     return problems.map(InvariantViolation.init(description:))
+  }
+}
+
+extension SessionState {
+  /// The subsession board's rules: a list only with a status that has one, at most
+  /// ``maxSubSessions`` distinct subsessions, members in subsessions only while started, each
+  /// present and in a listed subsession.
+  fileprivate func subSessionProblems() -> [String] {
+    var problems: [String] = []
+    let board = subSessions
+    switch board.status {
+    case .none, .withdrawn:
+      if !board.list.isEmpty { problems.append("a subsession list while \(board.status)") }
+    case .committed, .started, .stopped:
+      if board.list.isEmpty || board.list.count > Self.maxSubSessions {
+        problems.append("\(board.list.count) subsessions while \(board.status)")
+      }
+    case .stopping, .commitFailed, .withdrawFailed, .startFailed, .stopFailed:
+      problems.append("subsession status \(board.status) is never kept")
+    }
+    if Set(board.list.map(\.id)).count != board.list.count {
+      problems.append("two subsessions share an id")
+    }
+    if !board.rooms.isEmpty, !board.isStarted {
+      problems.append("members in subsessions that are not started")
+    }
+    let ids = Set(board.list.map(\.id))
+    for (user, room) in board.rooms {
+      if participants[user] == nil { problems.append("\(user) in \(room) is not present") }
+      if !ids.contains(room) { problems.append("\(user) is in unlisted subsession \(room)") }
+    }
+    return problems
   }
 }

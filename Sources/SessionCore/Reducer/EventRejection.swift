@@ -24,6 +24,9 @@ public struct EventRejection: Error, Sendable, Hashable, CustomStringConvertible
     case unknownOrDuplicateMessage
     /// A snapshot that contradicts itself.
     case invalidSnapshot
+    /// A subsession status change that does not follow from the current one, a move to a
+    /// subsession that is not open, or a move of a member who still shares or annotates.
+    case subSessionNotAllowed
   }
 
   /// The kind of failure.

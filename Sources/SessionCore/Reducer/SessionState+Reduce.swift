@@ -173,6 +173,9 @@ extension SessionState {
       if let other = annotatedShare(of: user) {
         throw reject(.annotationNotAllowed, event, "\(user) already annotates on \(other)'s share")
       }
+      guard subSessions.together(user, owner) else {
+        throw reject(.annotationNotAllowed, event, "\(owner)'s share is in another subsession")
+      }
       shares[owner]?.annotators.insert(user)
 
     case .annotationStopped(let user, let owner):
@@ -232,6 +235,9 @@ extension SessionState {
       // Nothing to keep: the command is the callback. Its sender must be here.
       _ = try indexOf(sender, event)
 
+    case .subSession(let change):
+      try reduceSubSession(change, event)
+
     case .initialized, .cleanedUp, .joinRequested, .sessionJoined, .joinFailed, .leaveRequested,
       .sessionLeft, .errorOccurred:
       preconditionFailure("lifecycle events are handled by reduce(_:)")
@@ -244,7 +250,7 @@ extension SessionState {
   // copied the whole state (160 bytes) to pass it. Rejections are built out of line.
 
   @inline(__always)
-  private func indexOf(_ user: UserID, _ event: SessionEvent) throws(EventRejection)
+  func indexOf(_ user: UserID, _ event: SessionEvent) throws(EventRejection)
     -> UserMap<Participant>.Index
   {
     guard let index = participants.index(forKey: user) else {
@@ -371,6 +377,7 @@ extension SessionState {
       if !spotlighted.isEmpty, let index = spotlighted.firstIndex(of: id) {
         spotlighted.remove(at: index)
       }
+      if !subSessions.rooms.isEmpty { subSessions.rooms.removeValue(forKey: id) }
     }
   }
 
@@ -391,7 +398,8 @@ extension SessionState {
       case .locked where role == .participant:
         throw reject(.shareNotAllowed, event, "share is locked to host and managers")
       case .locked, .single:
-        if let other = shares.keys.first {
+        // One share at a time in each subsession and in the main session.
+        if let other = shares.keys.first(where: { subSessions.together($0, user) }) {
           throw reject(.shareNotAllowed, event, "\(other) is sharing (single share)")
         }
       case .multi:
@@ -471,8 +479,12 @@ extension SessionState {
     guard next.participants[snapshot.myself] != nil else {
       throw reject(.invalidSnapshot, event, "myself \(snapshot.myself) is not in the roster")
     }
-    if snapshot.shareSetting != .multi, snapshot.shares.count > 1 {
-      throw reject(.invalidSnapshot, event, "\(snapshot.shares.count) shares in single share")
+    try next.adoptSubSessions(snapshot.subSessions, event)
+    if snapshot.shareSetting != .multi,
+      Set(snapshot.shares.map { next.subSessions.rooms[$0.owner] }).count
+        < snapshot.shares.count
+    {
+      throw reject(.invalidSnapshot, event, "two shares in one place in single share")
     }
     if snapshot.shareSetting == .none, !snapshot.shares.isEmpty {
       throw reject(.invalidSnapshot, event, "a share is live while sharing is off")
@@ -483,6 +495,7 @@ extension SessionState {
         share.status.isActive, next.shares[share.owner] == nil,
         share.annotators.allSatisfy({
           next.participants[$0] != nil && annotating.insert($0).inserted
+            && next.subSessions.together($0, share.owner)
         })
       else {
         throw reject(.invalidSnapshot, event, "share of \(share.owner) is inconsistent")

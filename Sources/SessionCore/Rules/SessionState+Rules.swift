@@ -33,9 +33,14 @@ extension SessionState {
         content.count <= Self.maxCommandCharacters
       else { return .invalidParameter }
       if let receiver {
-        guard receiver != user, participants[receiver] != nil else { return .invalidParameter }
+        guard receiver != user, participants[receiver] != nil,
+          subSessions.together(user, receiver)
+        else { return .invalidParameter }
       }
       return .success
+
+    case .subSession(let call):
+      return authorize(call, by: user, caller: caller)
 
     case .spotlightVideo(let target):
       guard caller.role == .host else { return .sessionNoRights }
@@ -68,7 +73,10 @@ extension SessionState {
       case .locked where !moderator:
         return .sessionNoRights
       case .locked, .single:
-        guard let other = shares.keys.first else { return .success }
+        // One share at a time in each place (a subsession, or the main session).
+        guard let other = shares.keys.first(where: { subSessions.together($0, user) }) else {
+          return .success
+        }
         // Host and managers take over a plain participant's share.
         return moderator && participants[other]?.role == .participant
           ? .success : .sessionShareError
@@ -88,7 +96,10 @@ extension SessionState {
       return shares[user] == nil ? .sessionShareYouAreNotSharing : .success
 
     case .startAnnotation(let owner):
-      guard let share = shares[owner] else { return .sessionShareError }
+      // A share in another subsession is not one the caller sees.
+      guard let share = shares[owner], subSessions.together(user, owner) else {
+        return .sessionShareError
+      }
       if owner != user, share.isViewerAnnotationDisabled { return .sessionNoRights }
       // One share at a time: stop annotating on the other share first.
       return annotatedShare(of: user) == nil ? .success : .wrongUsage
@@ -122,7 +133,9 @@ extension SessionState {
     case .sendChat(let receiver, let content):
       guard !content.isEmpty else { return .invalidParameter }
       if let receiver {
-        guard receiver != user, participants[receiver] != nil else { return .invalidParameter }
+        guard receiver != user, participants[receiver] != nil,
+          subSessions.together(user, receiver)
+        else { return .invalidParameter }
       }
       switch chatPrivilege {
       case .noOne where !moderator:
@@ -151,4 +164,51 @@ extension SessionState {
   /// The most UTF-8 bytes a command-channel command may hold (512 characters of up to four
   /// bytes each), checked before its characters are counted.
   public static let maxCommandBytes = 2_048
+}
+
+extension SessionState {
+  /// Whether `caller` may make a subsession call now, and if not, the SDK's error for it.
+  ///
+  /// The list, start, stop and broadcast are the host's and managers' (`getsubSessionHelper`
+  /// gives others no helper); a list commits only while the subsessions are not started, with
+  /// 1 to ``maxSubSessions`` distinct names; members join a listed subsession while started,
+  /// and return or ask for help from inside one; only the host answers help.
+  func authorize(_ call: SubSessionCommand, by user: UserID, caller: Participant)
+    -> VideoSDKError
+  {
+    let moderator = caller.role != .participant
+    let board = subSessions
+    switch call {
+    case .commit(let names):
+      guard moderator else { return .sessionNoRights }
+      guard !board.isStarted else { return .wrongUsage }
+      return Self.validSubSessionNames(names) ? .success : .invalidParameter
+    case .withdraw:
+      guard moderator else { return .sessionNoRights }
+      return board.isStarted || board.list.isEmpty ? .wrongUsage : .success
+    case .start:
+      guard moderator else { return .sessionNoRights }
+      return board.isStarted || board.list.isEmpty ? .wrongUsage : .success
+    case .stop:
+      guard moderator else { return .sessionNoRights }
+      return board.isStarted ? .success : .wrongUsage
+    case .join(let id):
+      guard board.isStarted else { return .wrongUsage }
+      return board.subSession(withID: id) == nil ? .invalidParameter : .success
+    case .returnToMain:
+      return board.rooms[user] == nil ? .wrongUsage : .success
+    case .broadcast(let message):
+      guard moderator else { return .sessionNoRights }
+      guard board.isStarted else { return .wrongUsage }
+      guard !message.isEmpty, message.utf8.count <= Self.maxCommandBytes,
+        message.count <= Self.maxCommandCharacters
+      else { return .invalidParameter }
+      return .success
+    case .requestHelp:
+      return board.rooms[user] == nil || caller.role == .host ? .wrongUsage : .success
+    case .answerHelp(let requester, _):
+      guard caller.role == .host else { return .sessionNoRights }
+      return board.rooms[requester] == nil ? .invalidParameter : .success
+    }
+  }
 }

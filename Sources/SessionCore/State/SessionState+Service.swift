@@ -52,6 +52,7 @@ extension SessionState {
       chatPrivilege: chatPrivilege,
       activeSpeakers: activeSpeakers,
       spotlighted: spotlighted,
+      subSessions: subSessions,
       sequence: sequence)
   }
 
@@ -78,7 +79,7 @@ extension SessionState {
     SharedSessionFacts(
       sessionName: sessionName, sessionID: sessionID, participants: participants,
       hostID: hostID, shareSetting: shareSetting, shares: shares, chatPrivilege: chatPrivilege,
-      activeSpeakers: activeSpeakers, spotlighted: spotlighted)
+      activeSpeakers: activeSpeakers, spotlighted: spotlighted, subSessions: subSessions)
   }
 }
 
@@ -102,4 +103,6 @@ public struct SharedSessionFacts: Sendable, Hashable {
   public var activeSpeakers: [UserID]
   /// Whose video is spotlighted.
   public var spotlighted: [UserID] = []
+  /// The subsessions and who is in which.
+  public var subSessions = SubSessionBoard()
 }

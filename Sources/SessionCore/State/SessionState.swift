@@ -56,6 +56,8 @@ public struct SessionState: Sendable {
   /// Whose video is spotlighted, in the order the host spotlighted them
   /// (`getSpotlightedVideoUserList`); at most ``maxSpotlighted``.
   public internal(set) var spotlighted: [UserID] = []
+  /// The subsessions (breakout rooms): their status, the committed list, who is in which.
+  public internal(set) var subSessions = SubSessionBoard()
   /// The last error reported (`onError`) or that ended a join.
   public internal(set) var lastError: VideoSDKError?
 
@@ -103,7 +105,7 @@ extension SessionState: Equatable {
       && lhs.sessionID == rhs.sessionID && lhs.myselfID == rhs.myselfID
       && lhs.hostID == rhs.hostID && lhs.shareSetting == rhs.shareSetting
       && lhs.chatPrivilege == rhs.chatPrivilege && lhs.activeSpeakers == rhs.activeSpeakers
-      && lhs.spotlighted == rhs.spotlighted
+      && lhs.spotlighted == rhs.spotlighted && lhs.subSessions == rhs.subSessions
       && lhs.unmuteRequestedBy == rhs.unmuteRequestedBy && lhs.lastError == rhs.lastError
       && lhs.participants == rhs.participants && lhs.shares == rhs.shares
       && lhs.chat.messages == rhs.chat.messages
@@ -115,7 +117,7 @@ extension SessionState: Codable {
   private enum CodingKeys: String, CodingKey {
     case phase, sessionName, sessionID, myselfID, participants, hostID, shareSetting, shares
     case chatPrivilege, chatMessages, activeSpeakers, unmuteRequestedBy, lastError, isServiceView
-    case spotlighted
+    case spotlighted, subSessions
   }
 
   /// Decodes a state and rebuilds its caches.
@@ -134,6 +136,10 @@ extension SessionState: Codable {
     activeSpeakers = try container.decode([UserID].self, forKey: .activeSpeakers)
     // Absent from states written before spotlight existed: nobody.
     spotlighted = try container.decodeIfPresent([UserID].self, forKey: .spotlighted) ?? []
+    // Absent from states written before subsessions existed: none.
+    subSessions =
+      try container.decodeIfPresent(SubSessionBoard.self, forKey: .subSessions)
+      ?? SubSessionBoard()
     unmuteRequestedBy = try container.decodeIfPresent(UserID.self, forKey: .unmuteRequestedBy)
     lastError = try container.decodeIfPresent(VideoSDKError.self, forKey: .lastError)
     isServiceView = try container.decodeIfPresent(Bool.self, forKey: .isServiceView) ?? false
@@ -178,6 +184,9 @@ extension SessionState: Codable {
     try container.encode(chatPrivilege, forKey: .chatPrivilege)
     try container.encode(activeSpeakers, forKey: .activeSpeakers)
     if !spotlighted.isEmpty { try container.encode(spotlighted, forKey: .spotlighted) }
+    if subSessions != SubSessionBoard() {
+      try container.encode(subSessions, forKey: .subSessions)
+    }
     try container.encodeIfPresent(unmuteRequestedBy, forKey: .unmuteRequestedBy)
     try container.encodeIfPresent(lastError, forKey: .lastError)
     if isServiceView { try container.encode(true, forKey: .isServiceView) }

@@ -81,6 +81,10 @@ public final class SessionStore: Observable {
   package var currentMyselfID: UserID? { storage.myselfID }
   /// Whether the current state has no live share, read as ``current`` reads.
   package var currentSharesAreEmpty: Bool { storage.shares.isEmpty }
+  /// Whether anyone is in a subsession in the current state, read as ``current`` reads.
+  package var currentHasSubSessionMembers: Bool { !storage.subSessions.rooms.isEmpty }
+  /// The subsession board of the current state, read as ``current`` reads.
+  package var currentSubSessions: SubSessionBoard { storage.subSessions }
 
   /// `id`'s participant in the current state, read as ``current`` reads: one participant is
   /// copied, not the state.

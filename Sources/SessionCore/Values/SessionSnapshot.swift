@@ -21,6 +21,8 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
   public var activeSpeakers: [UserID]
   /// Whose video is spotlighted, in order.
   public var spotlighted: [UserID]
+  /// The subsessions and who is in which.
+  public var subSessions: SubSessionBoard
   /// The number of the last event folded into this snapshot.
   public var sequence: UInt64
 
@@ -36,6 +38,7 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
   ///   - chatPrivilege: Who may chat; everyone, publicly and privately, by default.
   ///   - activeSpeakers: Who is talking now.
   ///   - spotlighted: Whose video is spotlighted, in order.
+  ///   - subSessions: The subsessions and who is in which; none by default.
   ///   - sequence: The number of the last event folded into the snapshot.
   public init(
     sessionName: String,
@@ -47,6 +50,7 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
     chatPrivilege: ChatPrivilege = .everyonePubliclyAndPrivately,
     activeSpeakers: [UserID] = [],
     spotlighted: [UserID] = [],
+    subSessions: SubSessionBoard = SubSessionBoard(),
     sequence: UInt64 = 0
   ) {
     self.sessionName = sessionName
@@ -58,15 +62,17 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
     self.chatPrivilege = chatPrivilege
     self.activeSpeakers = activeSpeakers
     self.spotlighted = spotlighted
+    self.subSessions = subSessions
     self.sequence = sequence
   }
 
   private enum CodingKeys: String, CodingKey {
     case sessionName, sessionID, myself, participants, shareSetting, shares, chatPrivilege
-    case activeSpeakers, spotlighted, sequence
+    case activeSpeakers, spotlighted, subSessions, sequence
   }
 
-  /// Decodes a snapshot; one written before spotlight existed has nobody spotlighted.
+  /// Decodes a snapshot; one written before spotlight or subsessions existed has nobody
+  /// spotlighted and no subsessions.
   ///
   /// - Parameter decoder: The decoder to read from.
   /// - Throws: What the decoder throws for a missing or mistyped field.
@@ -81,6 +87,9 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
     chatPrivilege = try container.decode(ChatPrivilege.self, forKey: .chatPrivilege)
     activeSpeakers = try container.decode([UserID].self, forKey: .activeSpeakers)
     spotlighted = try container.decodeIfPresent([UserID].self, forKey: .spotlighted) ?? []
+    subSessions =
+      try container.decodeIfPresent(SubSessionBoard.self, forKey: .subSessions)
+      ?? SubSessionBoard()
     sequence = try container.decode(UInt64.self, forKey: .sequence)
   }
 
@@ -99,6 +108,9 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
     try container.encode(chatPrivilege, forKey: .chatPrivilege)
     try container.encode(activeSpeakers, forKey: .activeSpeakers)
     if !spotlighted.isEmpty { try container.encode(spotlighted, forKey: .spotlighted) }
+    if subSessions != SubSessionBoard() {
+      try container.encode(subSessions, forKey: .subSessions)
+    }
     try container.encode(sequence, forKey: .sequence)
   }
 }

@@ -59,6 +59,12 @@ package enum CallbackMapping {
       get { rare?.resyncBefore }
       set { update { $0.resyncBefore = newValue } }
     }
+    /// While anyone is in a subsession, or for a subsession event: the subsessions before the
+    /// event and what a move changes of the local user's view.
+    package var subSessions: SubSessionFacts? {
+      get { rare?.values.subSessions }
+      set { update { $0.subSessions = newValue } }
+    }
 
     /// Creates a context.
     ///
@@ -128,9 +134,11 @@ package enum CallbackMapping {
         var endedShares: [ActiveShare] = []
         var annotationHelperOwners: Set<UserID> = []
         var resyncBefore: SharedSessionFacts?
+        var subSessions: SubSessionFacts?
 
         var isEmpty: Bool {
           endedShares.isEmpty && annotationHelperOwners.isEmpty && resyncBefore == nil
+            && subSessions == nil
         }
       }
 
@@ -168,7 +176,9 @@ package enum CallbackMapping {
       capture(
         before: event, phase: state.phase, myself: state.myselfID,
         hasShares: !state.shares.isEmpty, share: { state.shares[$0] },
-        facts: { state.sharedFacts }, annotationHelperOwners: annotationHelperOwners)
+        facts: { state.sharedFacts }, annotationHelperOwners: annotationHelperOwners,
+        hasSubSessionMembers: !state.subSessions.rooms.isEmpty,
+        board: { state.subSessions }, state: { state })
     }
 
     /// ``capture(before:in:annotationHelperOwners:)`` from a store, reading only the fields
@@ -181,14 +191,17 @@ package enum CallbackMapping {
       capture(
         before: event, phase: store.currentPhase, myself: store.currentMyselfID,
         hasShares: !store.currentSharesAreEmpty, share: { store.currentShare(of: $0) },
-        facts: { store.current.sharedFacts }, annotationHelperOwners: annotationHelperOwners)
+        facts: { store.current.sharedFacts }, annotationHelperOwners: annotationHelperOwners,
+        hasSubSessionMembers: store.currentHasSubSessionMembers,
+        board: { store.currentSubSessions }, state: { store.current })
     }
 
     /// What both captures read, each from where it reads it.
     private static func capture(
       before event: SessionEvent, phase: SessionPhase, myself: UserID?, hasShares: Bool,
       share: (UserID) -> ActiveShare?, facts: () -> SharedSessionFacts,
-      annotationHelperOwners: Set<UserID>
+      annotationHelperOwners: Set<UserID>, hasSubSessionMembers: Bool,
+      board: () -> SubSessionBoard, state: () -> SessionState
     ) -> Context {
       var context = Context(
         phaseBefore: phase, myself: myself, annotationHelperOwners: annotationHelperOwners)
@@ -197,6 +210,11 @@ package enum CallbackMapping {
       }
       if case .sessionJoined = event, phase == .inSession {
         context.resyncBefore = facts()
+      }
+      if case .subSession(let change) = event {
+        context.subSessions = SubSessionFacts(before: change, in: state())
+      } else if hasSubSessionMembers {
+        context.subSessions = SubSessionFacts(board: board())
       }
       return context
     }
@@ -244,6 +262,27 @@ package enum CallbackMapping {
     for event: SessionEvent, context: Context, oneUser: inout [UserID],
     _ body: (VideoSDKCallback) -> Void
   ) {
+    // While anyone is in a subsession, the local user hears only of those in the same place.
+    if let facts = context.subSessions, !facts.board.rooms.isEmpty, let me = context.myself,
+      !event.isSubSessionEvent
+    {
+      let rooms = facts.board.rooms
+      let mine = rooms[me]
+      forEachUnfilteredCallback(for: event, context: context, oneUser: &oneUser) { callback in
+        if let seen = callback.keepingUsers(where: { $0 == me || rooms[$0] == mine }) {
+          body(seen)
+        }
+      }
+      return
+    }
+    forEachUnfilteredCallback(for: event, context: context, oneUser: &oneUser, body)
+  }
+
+  @inline(__always)
+  private static func forEachUnfilteredCallback(
+    for event: SessionEvent, context: Context, oneUser: inout [UserID],
+    _ body: (VideoSDKCallback) -> Void
+  ) {
     func list(_ user: UserID) -> [UserID] {
       if oneUser.count == 1 { oneUser[0] = user } else { oneUser = [user] }
       return oneUser
@@ -287,6 +326,14 @@ package enum CallbackMapping {
       }
       // The command channel connects once the join is done.
       body(.onCmdChannelConnectResult(true))
+      // Subsessions already committed or open: the handles the local user's role gives.
+      let board = snapshot.subSessions
+      if !board.list.isEmpty,
+        listed.last(where: { $0.id == snapshot.myself }).map({ $0.role != .participant }) == true
+      {
+        body(.onSubSessionManagerHandle(true))
+      }
+      if board.isStarted { body(.onSubSessionParticipantHandle(true)) }
 
     case .joinFailed(let error):
       body(.onError(error, detail: 0))
@@ -371,6 +418,11 @@ package enum CallbackMapping {
 
     case .spotlightChanged(let users):
       body(.onSpotlightVideoChanged(users))
+
+    case .subSession(let change):
+      subSessionCallbacks(
+        for: change, facts: context.subSessions ?? SubSessionFacts(board: SubSessionBoard()),
+        body)
 
     case .networkStatusChanged(let user, let quality):
       body(.onUserOverallNetworkStatusChanged(quality, user: user))

@@ -107,6 +107,23 @@ public enum VideoSDKCallback: Sendable, Codable, Hashable {
 
   /// `onSpotlightVideoChanged(_:userList:)`: the whole new list, in order.
   case onSpotlightVideoChanged([UserID])
+
+  // MARK: Subsessions
+
+  /// `onSubSessionStatusChanged(_:subSession:)`, with the committed list.
+  case onSubSessionStatusChanged(SubSessionStatus, [SubSession])
+  /// `onSubSessionManagerHandle(_:)`: a manager handle given (`true`) or taken back.
+  case onSubSessionManagerHandle(Bool)
+  /// `onSubSessionParticipantHandle(_:)`: a participant handle given (`true`) or taken back.
+  case onSubSessionParticipantHandle(Bool)
+  /// `onSubSessionUsersUpdate(_:)`: a subsession's members changed.
+  case onSubSessionUsersUpdate(SubSession)
+  /// `onBroadcastMessageFromMainSession(_:userName:)`.
+  case onBroadcastMessageFromMainSession(message: String, sender: UserID)
+  /// `onSubSessionUserHelpRequestHandler(_:)`: a member asks the host for help.
+  case onSubSessionUserHelpRequestHandler(requester: UserID, subSessionID: String)
+  /// `onSubSessionUserHelpRequestResult(_:)`.
+  case onSubSessionUserHelpRequestResult(SubSessionHelpResult)
 }
 
 extension VideoSDKCallback {
@@ -146,6 +163,13 @@ extension VideoSDKCallback {
     case .onCmdChannelConnectResult: "onCmdChannelConnectResult"
     case .onCommandReceived: "onCommandReceived"
     case .onSpotlightVideoChanged: "onSpotlightVideoChanged"
+    case .onSubSessionStatusChanged: "onSubSessionStatusChanged"
+    case .onSubSessionManagerHandle: "onSubSessionManagerHandle"
+    case .onSubSessionParticipantHandle: "onSubSessionParticipantHandle"
+    case .onSubSessionUsersUpdate: "onSubSessionUsersUpdate"
+    case .onBroadcastMessageFromMainSession: "onBroadcastMessageFromMainSession"
+    case .onSubSessionUserHelpRequestHandler: "onSubSessionUserHelpRequestHandler"
+    case .onSubSessionUserHelpRequestResult: "onSubSessionUserHelpRequestResult"
     }
   }
 }

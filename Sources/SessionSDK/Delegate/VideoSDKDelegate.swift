@@ -233,6 +233,43 @@ public protocol VideoSDKDelegate: AnyObject {
   ///   - videoHelper: The instance's video helper (``VideoSDK/getVideoHelper()``).
   ///   - userList: Everyone spotlighted now, in the host's order; empty when nobody is.
   func onSpotlightVideoChanged(_ videoHelper: VideoHelper?, userList: [User]?)
+
+  // MARK: Subsessions
+
+  /// The subsessions' status changed.
+  ///
+  /// - Parameters:
+  ///   - status: The new status.
+  ///   - subSession: The committed subsessions (empty once withdrawn).
+  func onSubSessionStatusChanged(_ status: SubSessionStatus, subSession: [SubSessionKit])
+  /// The local user got (or, `nil`, lost) the subsession manager's calls: start, stop,
+  /// broadcast. The host and managers get one with the first committed list.
+  ///
+  /// - Parameter manager: The manager handle, or `nil`.
+  func onSubSessionManagerHandle(_ manager: SubSessionManager?)
+  /// The local user got (or, `nil`, lost) the subsession participant's calls: return to the
+  /// main session, ask for help. Everyone gets one when the subsessions start.
+  ///
+  /// - Parameter participant: The participant handle, or `nil`.
+  func onSubSessionParticipantHandle(_ participant: SubSessionParticipant?)
+  /// A subsession's members changed.
+  ///
+  /// - Parameter subSessionKit: The subsession, with its members now.
+  func onSubSessionUsersUpdate(_ subSessionKit: SubSessionKit)
+  /// The host or a manager broadcast a message to the subsessions (heard in a subsession).
+  ///
+  /// - Parameters:
+  ///   - message: The message.
+  ///   - userName: The sender's name.
+  func onBroadcastMessageFromMainSession(_ message: String, userName: String)
+  /// A member in a subsession asks the host for help (heard by the host).
+  ///
+  /// - Parameter handler: Answer with `joinSubSessionByUserRequest()` or `ignore()`.
+  func onSubSessionUserHelpRequestHandler(_ handler: SubSessionUserHelpRequestHandler)
+  /// The answer to the local user's help request.
+  ///
+  /// - Parameter result: What became of the request.
+  func onSubSessionUserHelpRequestResult(_ result: SubSessionHelpResult)
 }
 
 extension VideoSDKDelegate {
@@ -428,4 +465,37 @@ extension VideoSDKDelegate {
   ///   - videoHelper: The instance's video helper.
   ///   - userList: Everyone spotlighted now.
   public func onSpotlightVideoChanged(_ videoHelper: VideoHelper?, userList: [User]?) {}
+
+  /// Does nothing.
+  ///
+  /// - Parameters:
+  ///   - status: The new status.
+  ///   - subSession: The committed subsessions.
+  public func onSubSessionStatusChanged(_ status: SubSessionStatus, subSession: [SubSessionKit]) {}
+  /// Does nothing.
+  ///
+  /// - Parameter manager: The manager handle, or `nil`.
+  public func onSubSessionManagerHandle(_ manager: SubSessionManager?) {}
+  /// Does nothing.
+  ///
+  /// - Parameter participant: The participant handle, or `nil`.
+  public func onSubSessionParticipantHandle(_ participant: SubSessionParticipant?) {}
+  /// Does nothing.
+  ///
+  /// - Parameter subSessionKit: The subsession.
+  public func onSubSessionUsersUpdate(_ subSessionKit: SubSessionKit) {}
+  /// Does nothing.
+  ///
+  /// - Parameters:
+  ///   - message: The message.
+  ///   - userName: The sender's name.
+  public func onBroadcastMessageFromMainSession(_ message: String, userName: String) {}
+  /// Does nothing.
+  ///
+  /// - Parameter handler: The request.
+  public func onSubSessionUserHelpRequestHandler(_ handler: SubSessionUserHelpRequestHandler) {}
+  /// Does nothing.
+  ///
+  /// - Parameter result: What became of the request.
+  public func onSubSessionUserHelpRequestResult(_ result: SubSessionHelpResult) {}
 }

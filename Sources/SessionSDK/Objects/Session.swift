@@ -142,6 +142,12 @@ public final class Session {
   /// - Complexity: O(participants).
   public func getRemoteUsers() -> [User]? {
     guard let state = liveState, state.phase.acceptsSessionEvents else { return nil }
+    // In a subsession, or in the main session while subsessions hold members, only those in
+    // the same place are in the local user's session.
+    if !state.subSessions.rooms.isEmpty, let me = state.myselfID {
+      return state.remoteUsers.filter { state.subSessions.together($0.id, me) }
+        .map { user(for: $0.id) }
+    }
     return state.remoteUsers.map { user(for: $0.id) }
   }
 
@@ -152,6 +158,10 @@ public final class Session {
   /// - Complexity: O(participants).
   public func getOrderedUsers() -> [User] {
     guard let state = liveState else { return [] }
+    if !state.subSessions.rooms.isEmpty, let me = state.myselfID {
+      return state.orderedUserIDs.filter { state.subSessions.together($0, me) }
+        .map { user(for: $0) }
+    }
     return state.orderedUserIDs.map { user(for: $0) }
   }
 

@@ -94,6 +94,14 @@ public final class User: Identifiable {
     session?.liveState?.spotlighted.contains(id) ?? false
   }
 
+  /// Whether the user is in a subsession now.
+  ///
+  /// - Returns: `true` while the user is in a subsession; `false` in the main session, and
+  ///   once the user or the session is gone.
+  public func isInSubSession() -> Bool {
+    session?.liveState?.subSessions.rooms[id] != nil
+  }
+
   /// Audio connection, mute and talking state (`audioType`, `isMuted`, `talking`).
   ///
   /// - Returns: The user's audio status; `nil` if nothing is known of the user.

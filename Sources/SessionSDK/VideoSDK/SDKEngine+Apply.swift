@@ -20,6 +20,11 @@ extension SDKEngine {
   func apply(_ event: SessionEvent, as plan: consuming EventPlan) -> Bool {
     switch consume plan {
     case .plain:
+      // While anyone is in a subsession, callbacks are filtered by place (the board is read
+      // from before the event).
+      if store.currentHasSubSessionMembers {
+        return apply(event, with: EventPlan.Bookkeeping(readsStateBefore: true))
+      }
       guard reduce(event) else { return false }
       fireCallbacks(for: event, context: .plain)
       return true

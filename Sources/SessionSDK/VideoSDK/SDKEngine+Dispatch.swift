@@ -127,7 +127,30 @@ extension SDKEngine {
       delegate.onCommandReceived(content, sendUser: user(sender))
     case .onSpotlightVideoChanged(let ids):
       delegate.onSpotlightVideoChanged(videoHelper, userList: ids.map(user))
+    case .onSubSessionStatusChanged(let status, let list):
+      delegate.onSubSessionStatusChanged(status, subSession: list.map(subSessionKit))
+    case .onSubSessionManagerHandle(let given):
+      delegate.onSubSessionManagerHandle(given ? SubSessionManager(reference: reference) : nil)
+    case .onSubSessionParticipantHandle(let given):
+      delegate.onSubSessionParticipantHandle(
+        given ? SubSessionParticipant(reference: reference) : nil)
+    case .onSubSessionUsersUpdate(let subSession):
+      delegate.onSubSessionUsersUpdate(subSessionKit(subSession))
+    case .onBroadcastMessageFromMainSession(let message, let sender):
+      delegate.onBroadcastMessageFromMainSession(
+        message, userName: user(sender).getUserName() ?? "")
+    case .onSubSessionUserHelpRequestHandler(let requester, let subSessionID):
+      delegate.onSubSessionUserHelpRequestHandler(
+        SubSessionUserHelpRequestHandler(
+          reference: reference, requester: requester, subSessionID: subSessionID))
+    case .onSubSessionUserHelpRequestResult(let result):
+      delegate.onSubSessionUserHelpRequestResult(result)
     }
+  }
+
+  /// A kit for a committed subsession.
+  private func subSessionKit(_ subSession: SubSession) -> SubSessionKit {
+    SubSessionKit(reference: reference, subSession: subSession)
   }
 
   /// The handle for a user id: the session's cached one, or a detached one outside a session.

@@ -120,6 +120,9 @@ extension SDKEngine {
           Bookkeeping(afterReduce: .annotationCleared(by: user, owner: owner, type)))
       case .errorOccurred:
         self = .bookkept(Bookkeeping())
+      case .subSession:
+        // Who the local user sees before and after a move.
+        self = .bookkept(Bookkeeping(readsStateBefore: true))
       }
     }
 

@@ -67,6 +67,7 @@ final class SDKEngine: LinkLookahead {
   let shareHelper = ShareHelper()
   let chatHelper = ChatHelper()
   let cmdChannel = CmdChannel()
+  let subSessionHelper = SubSessionHelper()
 
   // Read by fewer events, or only by commands and the lifecycle.
 
@@ -143,6 +144,7 @@ final class SDKEngine: LinkLookahead {
     shareHelper.reference = reference
     chatHelper.reference = reference
     cmdChannel.reference = reference
+    subSessionHelper.reference = reference
   }
 
   deinit {

@@ -258,6 +258,28 @@ public final class VideoSDK {
   ///
   /// - Returns: The instance's command channel, the same object on every call.
   public func getCmdChannel() -> CmdChannel! { engine.cmdChannel }
+  // swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
+  /// The subsession helper (``SubSessionHelper``), for the host and managers only, as in the
+  /// SDK (lower-case "s" in `getsub…`).
+  ///
+  /// - Returns: The instance's subsession helper while the local user is the host or a
+  ///   manager in a session; `nil` otherwise.
+  public func getsubSessionHelper() -> SubSessionHelper! {
+    let state = engine.store.state
+    guard state.phase == .inSession, let me = state.myself, me.role != .participant else {
+      return nil
+    }
+    return engine.subSessionHelper
+  }
+
+  /// Whether the local user is in the main session or a subsession (`getSessionType`).
+  ///
+  /// - Returns: `.sub` while the local user is in a subsession, `.main` otherwise.
+  public func getSessionType() -> SessionType {
+    let state = engine.store.state
+    guard let me = state.myselfID, state.subSessions.rooms[me] != nil else { return .main }
+    return .sub
+  }
 
   /// How many views show video now (local-only).
   public var videoSubscriptionCount: Int { engine.videoSubscriptionCount }

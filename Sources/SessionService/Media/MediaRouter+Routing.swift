@@ -112,7 +112,13 @@ extension MediaRouter {
       outputs.append(.forward(to: members[index].user, packet: numbered))
       reached &+= 1
     }
-    if let rank = ranked.firstIndex(of: talker) {
+    if membersAway > 0 {
+      // Subsessions are open: everyone in the talker's place hears it (places are small).
+      let place = members[publisher].place
+      for index in members.indices where index != publisher && members[index].place == place {
+        forward(to: index)
+      }
+    } else if let rank = ranked.firstIndex(of: talker) {
       if rank < loudest {
         for index in members.indices where index != publisher { forward(to: index) }
       } else {

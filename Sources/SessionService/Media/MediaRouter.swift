@@ -80,6 +80,9 @@ public struct MediaRouter: Sendable {
     /// its subscriptions holds a copy, so that a packet's fan-out lists endpoints with no
     /// look-up per copy.
     var endpoint: MediaEndpointID?
+    /// Where the member is: 0 in the main session, a subsession's number otherwise. Media
+    /// crosses no border between places.
+    var place = 0
 
     /// Whether `stream`, one of this member's, was announced; false for a layer out of range.
     func hasAnnounced(_ stream: StreamID) -> Bool {
@@ -178,6 +181,9 @@ public struct MediaRouter: Sendable {
   var audio = AudioRanking()
   /// Whose video is spotlighted, in order: first in every subscriber's allocation.
   public internal(set) var spotlighted: [UserID] = []
+  /// How many members are outside the main session (``setPlace(_:of:)``): while any is, audio
+  /// goes to everyone in the talker's place instead of to the loudest speakers' listeners.
+  public internal(set) var membersAway = 0
   /// Counts over the router's lifetime.
   public internal(set) var totals = RouterTotals()
   /// Subscriptions the stream allocator paused or resumed since ``takePauseChanges()``.
@@ -244,6 +250,7 @@ public struct MediaRouter: Sendable {
     }
     members.removeLast()
     memberIndex[user] = nil
+    if member.place != 0 { membersAway -= 1 }
     for index in members.indices { members[index].audioReceived[user] = nil }
     audio.remove(user, keep: configuration.loudestSpeakers + 1)
     for subscriber in orphaned { select(for: subscriber) }
@@ -281,6 +288,66 @@ public struct MediaRouter: Sendable {
     }
   }
 
+  /// Moves a member to a place: 0 is the main session, any other number a subsession.
+  ///
+  /// Subscriptions that would cross the new border end, both ways (the subscribers left get
+  /// their estimate shared among what remains); from now on the member hears and is heard only
+  /// in its place.
+  ///
+  /// - Parameters:
+  ///   - place: The place's number.
+  ///   - user: The member; a non-member changes nothing.
+  /// - Complexity: O(members), for the subscriptions to and from the member.
+  public mutating func setPlace(_ place: Int, of user: UserID) {
+    guard let position = memberIndex[user], members[position].place != place else { return }
+    membersAway += (place != 0 ? 1 : 0) - (members[position].place != 0 ? 1 : 0)
+    members[position].place = place
+    var reselect: [UserID] = [user]
+    for publisher in members[position].videoSubscriptions.keys.sorted() {
+      guard let other = memberIndex[publisher], members[other].place != place else { continue }
+      members[position].videoSubscriptions[publisher] = nil
+      dropSubscription(of: user, to: FanOutKey(publisher: publisher, kind: .video))
+    }
+    if let share = members[position].shareSubscription,
+      let other = memberIndex[share.publisher], members[other].place != place
+    {
+      members[position].shareSubscription = nil
+      dropSubscription(of: user, to: FanOutKey(publisher: share.publisher, kind: .share))
+    }
+    for kind in [MediaKind.video, .share] {
+      let key = FanOutKey(publisher: user, kind: kind)
+      guard let fanOut = fanOuts[key] else { continue }
+      for entry in fanOut.entries {
+        guard let index = memberIndex[entry.subscriber], members[index].place != place
+        else { continue }
+        if kind == .video {
+          members[index].videoSubscriptions[user] = nil
+        } else {
+          members[index].shareSubscription = nil
+        }
+        dropSubscription(of: entry.subscriber, to: key)
+        reselect.append(entry.subscriber)
+      }
+    }
+    for subscriber in reselect { select(for: subscriber) }
+  }
+
+  /// Moves every member back to the main session (the subsessions stopped).
+  ///
+  /// - Complexity: O(members).
+  public mutating func returnEveryoneToMain() {
+    guard membersAway > 0 else { return }
+    for user in members.filter({ $0.place != 0 }).map(\.user).sorted() { setPlace(0, of: user) }
+  }
+
+  /// Where a member is (``setPlace(_:of:)``).
+  ///
+  /// - Parameter user: A member.
+  /// - Returns: 0 for the main session, a subsession's number, or `nil` for a non-member.
+  public func place(of user: UserID) -> Int? {
+    memberIndex[user].map { members[$0].place }
+  }
+
   /// Whether `user` is a member.
   ///
   /// - Parameter user: The user to look up.
@@ -313,7 +380,11 @@ public struct MediaRouter: Sendable {
     guard let position = memberIndex[subscriber] else { return .failed(.unknownSubscriber) }
     guard kind != .audio else { return .failed(.notSubscribable) }
     guard subscriber != publisher else { return .failed(.ownStream) }
-    guard memberIndex[publisher] != nil else { return .failed(.unknownPublisher) }
+    // A publisher in another place (a subsession, or the main session) is not in the
+    // subscriber's session.
+    guard let publisherPosition = memberIndex[publisher],
+      members[publisherPosition].place == members[position].place
+    else { return .failed(.unknownPublisher) }
     let key = FanOutKey(publisher: publisher, kind: kind)
     if kind == .video {
       let member = members[position]

@@ -38,7 +38,8 @@ extension SessionCommand: WireEncodable, WireDecodable {
     static let spotlightVideo: UInt8 = 33
     static let unspotlightVideo: UInt8 = 34
     static let unspotlightAllVideos: UInt8 = 35
-    static let last: UInt8 = 35
+    static let subSession: UInt8 = 36
+    static let last: UInt8 = 36
   }
 
   func encode(to writer: inout WireWriter) {
@@ -130,6 +131,9 @@ extension SessionCommand: WireEncodable, WireDecodable {
       writer.user(user)
     case .unspotlightAllVideos:
       writer.byte(WireTag.unspotlightAllVideos)
+    case .subSession(let call):
+      writer.byte(WireTag.subSession)
+      call.encode(to: &writer)
     case .deleteChatMessage(let messageID):
       writer.byte(WireTag.deleteChatMessage)
       writer.string(messageID)
@@ -218,6 +222,8 @@ extension SessionCommand: WireEncodable, WireDecodable {
       self = .unspotlightVideo(try reader.user("unspotlightVideo user"))
     case WireTag.unspotlightAllVideos:
       self = .unspotlightAllVideos
+    case WireTag.subSession:
+      self = .subSession(try SubSessionCommand(from: &reader))
     case WireTag.deleteChatMessage:
       self = .deleteChatMessage(messageID: try reader.string("deleteChatMessage message id"))
     case WireTag.changeChatPrivilege:

@@ -32,7 +32,8 @@ extension SessionEvent: WireEncodable, WireDecodable {
     static let errorOccurred: UInt8 = 27
     static let commandReceived: UInt8 = 28
     static let spotlightChanged: UInt8 = 29
-    static let last: UInt8 = 29
+    static let subSession: UInt8 = 30
+    static let last: UInt8 = 30
   }
 
   func encode(to writer: inout WireWriter) {
@@ -134,6 +135,9 @@ extension SessionEvent: WireEncodable, WireDecodable {
       writer.byte(WireTag.commandReceived)
       writer.user(sender)
       writer.string(content)
+    case .subSession(let change):
+      writer.byte(WireTag.subSession)
+      change.encode(to: &writer)
     case .errorOccurred(let error, let detail):
       writer.byte(WireTag.errorOccurred)
       error.write(to: &writer)
@@ -234,6 +238,8 @@ extension SessionEvent: WireEncodable, WireDecodable {
     case WireTag.commandReceived:
       let sender = try reader.user("commandReceived sender")
       self = .commandReceived(sender: sender, content: try reader.string("commandReceived content"))
+    case WireTag.subSession:
+      self = .subSession(try SubSessionEvent(from: &reader))
     case WireTag.errorOccurred:
       let error = try VideoSDKError.read("errorOccurred error", from: &reader)
       self = .errorOccurred(error: error, detail: try reader.signed("errorOccurred detail"))

@@ -80,6 +80,7 @@ extension SessionSnapshot: WireEncodable, WireDecodable {
     writer.byte(chatPrivilege.rawValue)
     writer.array(activeSpeakers) { $0.user($1) }
     writer.array(spotlighted) { $0.user($1) }
+    subSessions.encode(to: &writer)
     writer.varint(sequence)
   }
 
@@ -101,11 +102,13 @@ extension SessionSnapshot: WireEncodable, WireDecodable {
     let spotlighted = try reader.array("snapshot spotlighted", minimumElementSize: 1) {
       (reader: inout WireReader) throws(WireError) in try reader.user("snapshot spotlighted user")
     }
+    let subSessions = try SubSessionBoard(from: &reader)
     let sequence = try reader.varint("snapshot sequence")
     self.init(
       sessionName: sessionName, sessionID: sessionID, myself: myself, participants: participants,
       shareSetting: shareSetting, shares: shares, chatPrivilege: chatPrivilege,
-      activeSpeakers: activeSpeakers, spotlighted: spotlighted, sequence: sequence)
+      activeSpeakers: activeSpeakers, spotlighted: spotlighted, subSessions: subSessions,
+      sequence: sequence)
   }
 }
 

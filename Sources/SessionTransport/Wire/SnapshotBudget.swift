@@ -50,7 +50,8 @@ public struct SnapshotBudget: Sendable, Hashable {
     let share = widestUser + 3 + widestCount + 10 + 10
     let annotation = widestUser
     let speaker = widestUser
-    let perUser = participant + share + annotation + speaker
+    let subSessionMember = widestUser + 1  // a position under 128
+    let perUser = participant + share + annotation + speaker + subSessionMember
     let fixed =
       1  // message type
       + Self.stringSize(maxSessionNameBytes) + Self.stringSize(maxSessionIDBytes)
@@ -58,6 +59,10 @@ public struct SnapshotBudget: Sendable, Hashable {
       + 3 * widestCount  // participants, shares, speakers
       + 2  // share setting, chat privilege
       + 1 + SessionState.maxSpotlighted * widestUser  // the spotlight list
+      + 1 + 1 + widestCount  // subsession status, list and member counts
+      + SessionState.maxSubSessions
+      * (Self.stringSize(SessionState.maxSubSessionIDBytes) + Self.stringSize(0) + 1)
+      + SessionState.maxSubSessionNamesBytes  // the names, a byte more each for a longer count
       + 10 + 10  // sequence, resume token
     let (total, overflow) = perUser.multipliedReportingOverflow(by: users)
     let (sum, overflowAgain) = total.addingReportingOverflow(fixed)

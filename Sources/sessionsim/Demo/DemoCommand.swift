@@ -127,6 +127,17 @@ struct RosterPrinter {
         ? "nobody is spotlighted" : "spotlighted: " + users.map(name).joined(separator: ", ")
     case .commandReceived(let sender, let content):
       return "command from \(name(sender)): \(content)"
+    case .subSession(.statusChanged(let status, let list)):
+      return "subsessions \(status): " + list.map(\.name).joined(separator: ", ")
+    case .subSession(.userMoved(let user, let destination)):
+      return "\(name(user)) moved to "
+        + (destination.map { "subsession \($0)" } ?? "the main session")
+    case .subSession(.broadcast(let sender, let message)):
+      return "broadcast from \(name(sender)): \(message)"
+    case .subSession(.helpRequested(let user, let id)):
+      return "\(name(user)) asks for help in subsession \(id)"
+    case .subSession(.helpResult(let result)):
+      return "help request: \(result)"
     case .managerChanged(let user, let isManager):
       return "\(name(user)) is \(isManager ? "now" : "no longer") a manager"
     case .nameChanged(let user, let newName): return "\(name(user)) is now called \(newName)"

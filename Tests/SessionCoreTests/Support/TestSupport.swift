@@ -248,13 +248,13 @@ let allRejectionCodes: [EventRejection.Code] = {
   let codes: [EventRejection.Code] = [
     .outOfPhase, .unknownUser, .duplicateUser, .secondHost, .noChange, .invalidTarget,
     .invalidShareTransition, .shareNotAllowed, .annotationNotAllowed, .unknownOrDuplicateMessage,
-    .invalidSnapshot,
+    .invalidSnapshot, .subSessionNotAllowed,
   ]
   for code in codes {
     switch code {
     case .outOfPhase, .unknownUser, .duplicateUser, .secondHost, .noChange, .invalidTarget,
       .invalidShareTransition, .shareNotAllowed, .annotationNotAllowed,
-      .unknownOrDuplicateMessage, .invalidSnapshot:
+      .unknownOrDuplicateMessage, .invalidSnapshot, .subSessionNotAllowed:
       break
     }
   }

@@ -83,7 +83,46 @@ struct Arbitrary {
       shareSetting: element(ShareSetting.self),
       shares: (0..<int(in: 0...3)).map { _ in share() },
       chatPrivilege: element(ChatPrivilege.self), activeSpeakers: users(), spotlighted: users(),
-      sequence: uint64())
+      subSessions: subSessionBoard(), sequence: uint64())
+  }
+
+  /// A board whose members are in listed subsessions (the wire numbers them by position), with
+  /// distinct ids.
+  mutating func subSessionBoard() -> SubSessionBoard {
+    let list = subSessionList()
+    var rooms: [UserID: String] = [:]
+    if !list.isEmpty {
+      for _ in 0..<int(in: 0...4) { rooms[user()] = list[int(in: 0...list.count - 1)].id }
+    }
+    return SubSessionBoard(status: element(SubSessionStatus.self), list: list, rooms: rooms)
+  }
+
+  mutating func subSessionList() -> [SubSession] {
+    (0..<int(in: 0...3)).map { SubSession(id: "\(string())#\($0)", name: string()) }
+  }
+
+  mutating func subSessionEvent() -> SubSessionEvent {
+    switch int(in: 0...4) {
+    case 0: .statusChanged(element(SubSessionStatus.self), subSessionList())
+    case 1: .userMoved(user(), to: optional { $0.string() })
+    case 2: .broadcast(from: user(), message: string())
+    case 3: .helpRequested(by: user(), subSessionID: string())
+    default: .helpResult(element(SubSessionHelpResult.self))
+    }
+  }
+
+  mutating func subSessionCommand() -> SubSessionCommand {
+    switch int(in: 0...8) {
+    case 0: .commit((0..<int(in: 0...3)).map { _ in string() })
+    case 1: .withdraw
+    case 2: .start
+    case 3: .stop
+    case 4: .join(subSessionID: string())
+    case 5: .returnToMain
+    case 6: .broadcast(string())
+    case 7: .requestHelp
+    default: .answerHelp(requester: user(), join: bool())
+    }
   }
 
   mutating func chat() -> ChatMessage {
@@ -97,7 +136,7 @@ struct Arbitrary {
   // MARK: Events and commands
 
   /// The number of `SessionEvent` cases.
-  static let eventCaseCount = 29
+  static let eventCaseCount = 30
 
   mutating func event() -> SessionEvent { event(case: int(in: 0...Self.eventCaseCount - 1)) }
 
@@ -135,12 +174,13 @@ struct Arbitrary {
     case 25: .networkStatusChanged(user: user(), quality: element(NetworkQuality.self))
     case 26: .errorOccurred(error: error(), detail: int())
     case 27: .commandReceived(sender: user(), content: string())
-    default: .spotlightChanged(users())
+    case 28: .spotlightChanged(users())
+    default: .subSession(subSessionEvent())
     }
   }
 
   /// The number of `SessionCommand` cases.
-  static let commandCaseCount = 35
+  static let commandCaseCount = 36
 
   mutating func command() -> SessionCommand {
     command(case: int(in: 0...Self.commandCaseCount - 1))
@@ -183,7 +223,8 @@ struct Arbitrary {
     case 31: .sendCommand(receiver: optional { $0.user() }, content: string())
     case 32: .spotlightVideo(user())
     case 33: .unspotlightVideo(user())
-    default: .unspotlightAllVideos
+    case 34: .unspotlightAllVideos
+    default: .subSession(subSessionCommand())
     }
   }
 
