@@ -215,6 +215,19 @@ let package = Package(
       path: "Examples/QuickStart/Seed",
       swiftSettings: swiftSettings
     ),
+    // Seed 001's share and annotation view controller as published: Zoom names through type
+    // aliases, UIKit and PDFKit through headless stand-ins. Its conformance to the SDK's
+    // delegate is main-actor-isolated as Swift 6.2 infers (the article's code writes no
+    // `@preconcurrency`). A library so that tests run it with several peers.
+    .target(
+      name: "ShareAnnotationSeed",
+      dependencies: [
+        "SessionCore",
+        "SessionSDK",
+      ],
+      path: "Examples/ShareAnnotation/Seed",
+      swiftSettings: swiftSettings + [.enableUpcomingFeature("InferIsolatedConformances")]
+    ),
     .executableTarget(
       name: "QuickStartExample",
       dependencies: [
@@ -300,6 +313,7 @@ let package = Package(
         "SessionService",
         "SessionSDK",
         "SessionTestSupport",
+        "ShareAnnotationSeed",
       ],
       swiftSettings: swiftSettings
     ),
