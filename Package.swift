@@ -228,6 +228,16 @@ let package = Package(
       path: "Examples/ShareAnnotation/Seed",
       swiftSettings: swiftSettings + [.enableUpcomingFeature("InferIsolatedConformances")]
     ),
+    // Seed 002's virtual classroom as published, ported as seed 001 is.
+    .target(
+      name: "ClassroomSeed",
+      dependencies: [
+        "SessionCore",
+        "SessionSDK",
+      ],
+      path: "Examples/Classroom/Seed",
+      swiftSettings: swiftSettings + [.enableUpcomingFeature("InferIsolatedConformances")]
+    ),
     .executableTarget(
       name: "QuickStartExample",
       dependencies: [
@@ -306,6 +316,7 @@ let package = Package(
     .testTarget(
       name: "SessionSDKTests",
       dependencies: [
+        "ClassroomSeed",
         "InProcessTransport",
         "QuickStartSeed",
         "SessionCore",
