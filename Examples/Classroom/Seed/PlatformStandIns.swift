@@ -1,7 +1,9 @@
 // What seed 002 takes from Apple's frameworks, for platforms that have none: plain headless
-// stand-ins with the members the seed (and its scaffolding) uses, and no more. Where UIKit and
-// PDFKit exist these are not compiled and the seed uses the real ones. Nothing is drawn: a view
-// is its flags and subviews.
+// stand-ins with the members the seed (and its scaffolding) uses, and no more. On iOS these are
+// not compiled and the seed uses UIKit and PDFKit themselves. Without UIKit (Linux, macOS) the
+// stand-ins replace both: PDFKit's view is a UIKit view, and a type declared in this module takes
+// precedence over one of the same name that an import brings (PDFKit's, on macOS). Nothing is
+// drawn: a view is its flags and subviews.
 
 import Foundation
 
@@ -230,9 +232,7 @@ import Foundation
       actions.append(action)
     }
   }
-#endif
 
-#if !canImport(PDFKit)
   /// PDFKit's `PDFDocument`: a readable file.
   final class PDFDocument {
     let documentURL: URL?

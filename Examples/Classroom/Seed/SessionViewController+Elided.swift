@@ -25,6 +25,11 @@
 import SessionCore
 import SessionSDK
 
+#if canImport(UIKit)
+  import PDFKit
+  import UIKit
+#endif
+
 /// The parts of seed 002's `SessionViewController` that the article uses but does not declare.
 @MainActor
 class ElidedSessionViewController: UIViewController {

@@ -1,13 +1,13 @@
 // What seed 001 takes from Apple's frameworks, for platforms that have none: plain headless
-// stand-ins with the members the seed uses, and no more. Where the framework exists (UIKit and
-// PDFKit on iOS, Foundation's file coordination on Apple platforms) these are not compiled and
-// the seed uses the real ones. Nothing is drawn: a view is its flags.
+// stand-ins with the members the seed (and its scaffolding) uses, and no more. On iOS these are
+// not compiled and the seed uses UIKit, PDFKit and UniformTypeIdentifiers themselves. Without
+// UIKit (Linux, macOS) the stand-ins replace all three: PDFKit's view is a UIKit view, and a type
+// declared in this module takes precedence over one of the same name that an import brings
+// (PDFKit's or UniformTypeIdentifiers' on macOS). File coordination and security-scoped URLs
+// get stand-ins only where Foundation lacks them (off Apple platforms). Nothing is drawn: a view
+// is its flags.
 
 import Foundation
-
-#if canImport(UniformTypeIdentifiers)
-  import UniformTypeIdentifiers
-#endif
 
 #if !canImport(UIKit)
   /// UIKit's `UIView`: a canvas to subscribe, and whether it shows.
@@ -223,18 +223,14 @@ import Foundation
       super.init()
     }
   }
-#endif
 
-#if !canImport(UniformTypeIdentifiers)
   /// UniformTypeIdentifiers' `UTType`.
   struct UTType: Hashable, Sendable {
     static let pdf = UTType(identifier: "com.adobe.pdf")
 
     let identifier: String
   }
-#endif
 
-#if !canImport(PDFKit)
   /// PDFKit's `PDFDocument`: a readable file.
   final class PDFDocument {
     let documentURL: URL?

@@ -13,6 +13,10 @@
 import SessionCore
 import SessionSDK
 
+#if canImport(UIKit)
+  import UIKit
+#endif
+
 extension SessionViewController {
   func addLocalViewToGrid() {
     localView = UIView()
