@@ -3,6 +3,7 @@
 // claims), byte for byte, inside a function (lines marked `// (added)`) so that it compiles and
 // a test can run it. The development service mints its own tokens with the same claims
 // (`DevelopmentService.token(sessionName:role:)`); this payload is not signed here.
+
 func jwtPayload(sdkKey: String, sessionName: String, role: Int, iat: Int, exp: Int) -> [String: Any] { // (added)
 let payload: [String: Any] = [
     "app_key": sdkKey,

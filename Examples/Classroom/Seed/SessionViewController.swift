@@ -1,7 +1,7 @@
 // swift-format-ignore-file
-// Seed 002's SessionViewController.swift: the pieces the article publishes, byte for byte and
-// in its order, each inside the declaration it belongs to. Lines marked `// (added)` (and this
-// header) are not the article's:
+// Seed 002's SessionViewController.swift: the pieces the article publishes, byte for byte, each
+// inside the declaration it belongs to (so grouped by declaration, not in the article's order).
+// Lines marked `// (added)` (and this header) are not the article's:
 //
 // - the imports (the article shows none);
 // - the class's declaration and closing brace: its superclass is
@@ -12,12 +12,14 @@
 //   the tab bar's delegate;
 // - around the published statements of `onUserJoin(_:users:)` ("creates a tile and
 //   subscribes the SDK canvas"), `tabBar(_:didSelect:)` and `handleShareSelection(with:)`,
-//   the method they belong to: the signature, the tile, the share helper, the error and the
-//   bar item as seed 001 publishes that method.
+//   the method they belong to: the signature; the tile; and for `handleShareSelection`, the
+//   share helper, the chosen type and the bar item's title on success as seed 001 publishes
+//   that method (with `error` declared, where seed 001 presets it to an unrelated error).
 //
 // The delegate callbacks the article describes without code (`onUserLeave`,
 // `onUserShareStatusChanged`, ...) and the handlers it elides are in
 // SessionViewController+Elided.swift.
+
 import Foundation // (added)
 import SessionCore // (added)
 import SessionSDK // (added)

@@ -1,7 +1,7 @@
 // swift-format-ignore-file
 // Seed 002's SessionViewControllerExtension.swift: the pieces the article publishes, byte for
-// byte and in its order, each inside the method it belongs to. Lines marked `// (added)` (and
-// this header) are not the article's:
+// byte, each inside the method it belongs to (so grouped by method, not in the article's order).
+// Lines marked `// (added)` (and this header) are not the article's:
 //
 // - the imports and the extension's declaration and closing brace;
 // - around each published statement, the method the article names for it, with what the
@@ -13,6 +13,7 @@
 //   remote one, which the SDK's share type cannot tell apart; the panel shown; the pencil
 //   again stops annotating, in `stopDrawing(shareHelper:)`), one method per published panel
 //   control (pen, colour, undo, redo, clear all) and `resetAnnotationUI(shareHelper:)`.
+
 import Foundation // (added)
 import SessionCore // (added)
 import SessionSDK // (added)

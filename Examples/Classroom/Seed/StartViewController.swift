@@ -11,6 +11,7 @@
 //   `enterButtonTapped(_:)` (an `@IBAction`, connected in the storyboard in the app).
 //
 // `setupAppearance()` and `updateRoleCopy()`, also elided, are in StartViewController+Elided.swift.
+
 import Foundation // (added)
 import SessionCore // (added)
 import SessionSDK // (added)
