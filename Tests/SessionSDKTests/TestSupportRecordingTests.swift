@@ -272,6 +272,9 @@ struct TestSupportRecordingTests {
     "onAnnotationPrivilegeChange(_:shareOwner:)", "onAnnotationToolTypeChanged",
     "onChatNewMessageNotify", "onChatMsgDeleteNotification", "onChatPrivilegeChanged",
     "onCmdChannelConnectResult", "onCommandReceived", "onSpotlightVideoChanged",
+    "onSubSessionStatusChanged", "onSubSessionManagerHandle", "onSubSessionParticipantHandle",
+    "onSubSessionUsersUpdate", "onBroadcastMessageFromMainSession",
+    "onSubSessionUserHelpRequestHandler", "onSubSessionUserHelpRequestResult",
   ]
 
   /// A hand-made recording that fires every callback once or more: the events' callbacks come
@@ -309,6 +312,14 @@ struct TestSupportRecordingTests {
       .errorOccurred(error: .sessionNoRights, detail: 5),
       .commandReceived(sender: 3, content: "raise-hand"),
       .spotlightChanged([4]),
+      .managerChanged(user: 2, isManager: true),
+      .subSession(.statusChanged(.committed, [SubSession(id: "1-1", name: "Group 1")])),
+      .subSession(.statusChanged(.started, [SubSession(id: "1-1", name: "Group 1")])),
+      .subSession(.userMoved(4, to: "1-1")),
+      .subSession(.broadcast(from: 1, message: "five minutes")),
+      .subSession(.helpRequested(by: 4, subSessionID: "1-1")),
+      .subSession(.helpResult(.busy)),
+      .subSession(.statusChanged(.stopped, [SubSession(id: "1-1", name: "Group 1")])),
       .hostChanged(newHost: 3),
       .usersLeft([5]),
       .sessionLeft(reason: .kickByHost),

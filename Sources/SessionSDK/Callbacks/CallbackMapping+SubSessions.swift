@@ -16,6 +16,8 @@ package struct SubSessionFacts: Sendable, Hashable {
   package var joined: [Participant] = []
   /// The live shares of ``joined``.
   package var joinedShares: [ActiveShare] = []
+  /// A broadcast's sender's name.
+  package var senderName = ""
 
   /// Facts for filtering: the board alone.
   ///
@@ -35,6 +37,9 @@ package struct SubSessionFacts: Sendable, Hashable {
     board = state.subSessions
     guard let me = state.myselfID else { return }
     myselfIsModerator = state.participants[me].map { $0.role != .participant } ?? false
+    if case .broadcast(let sender, _) = change {
+      senderName = state.participants[sender]?.name ?? ""
+    }
     var after = board.rooms
     switch change {
     case .userMoved(let user, let destination): after[user] = destination
@@ -112,8 +117,8 @@ extension CallbackMapping {
           body(.onSubSessionUsersUpdate(subSession))
         }
       }
-    case .broadcast(let sender, let message):
-      body(.onBroadcastMessageFromMainSession(message: message, sender: sender))
+    case .broadcast(_, let message):
+      body(.onBroadcastMessageFromMainSession(message: message, userName: facts.senderName))
     case .helpRequested(let user, let subSessionID):
       body(.onSubSessionUserHelpRequestHandler(requester: user, subSessionID: subSessionID))
     case .helpResult(let result):

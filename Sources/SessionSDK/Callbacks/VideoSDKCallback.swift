@@ -118,8 +118,9 @@ public enum VideoSDKCallback: Sendable, Codable, Hashable {
   case onSubSessionParticipantHandle(Bool)
   /// `onSubSessionUsersUpdate(_:)`: a subsession's members changed.
   case onSubSessionUsersUpdate(SubSession)
-  /// `onBroadcastMessageFromMainSession(_:userName:)`.
-  case onBroadcastMessageFromMainSession(message: String, sender: UserID)
+  /// `onBroadcastMessageFromMainSession(_:userName:)`, with the sender's name as the SDK gives
+  /// it.
+  case onBroadcastMessageFromMainSession(message: String, userName: String)
   /// `onSubSessionUserHelpRequestHandler(_:)`: a member asks the host for help.
   case onSubSessionUserHelpRequestHandler(requester: UserID, subSessionID: String)
   /// `onSubSessionUserHelpRequestResult(_:)`.

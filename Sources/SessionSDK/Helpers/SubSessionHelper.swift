@@ -268,6 +268,7 @@ public final class SubSessionUserHelpRequestHandler {
   public let subSessionID: String
   private let userName: String?
   private let subSessionName: String?
+  private var answered = false
 
   init(reference: EngineReference, requester: UserID, subSessionID: String) {
     self.reference = reference
@@ -293,17 +294,23 @@ public final class SubSessionUserHelpRequestHandler {
   /// - Returns: `Errors_Success` once sent; `Errors_Invalid_Parameter` for a request already
   ///   answered.
   @discardableResult
-  public func ignore() -> VideoSDKError {
-    sdk?.perform(.subSession(.answerHelp(requester: requester, join: false))) ?? .uninitialize
-  }
+  public func ignore() -> VideoSDKError { answer(join: false) }
 
   /// Joins the requester's subsession.
   ///
   /// - Returns: `Errors_Success` once sent; `Errors_Invalid_Parameter` for a request already
   ///   answered or a requester no longer in a subsession.
   @discardableResult
-  public func joinSubSessionByUserRequest() -> VideoSDKError {
-    sdk?.perform(.subSession(.answerHelp(requester: requester, join: true))) ?? .uninitialize
+  public func joinSubSessionByUserRequest() -> VideoSDKError { answer(join: true) }
+
+  /// Answers once: a handler already answered refuses at once (the service refuses an answer
+  /// to a request no longer waiting, through `onError`, as well).
+  private func answer(join: Bool) -> VideoSDKError {
+    guard !answered else { return .invalidParameter }
+    let result =
+      sdk?.perform(.subSession(.answerHelp(requester: requester, join: join))) ?? .uninitialize
+    if result == .success { answered = true }
+    return result
   }
 }
 

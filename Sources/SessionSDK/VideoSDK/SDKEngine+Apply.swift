@@ -36,8 +36,10 @@ extension SDKEngine {
   private func apply(_ event: SessionEvent, with bookkeeping: EventPlan.Bookkeeping) -> Bool {
     let helperOwners: Set<UserID> =
       local.annotationHelpers.isEmpty ? [] : Set(local.annotationHelpers.keys)
+    // While anyone is in a subsession every event's callbacks are filtered by place, which
+    // reads the board before the event.
     let context =
-      bookkeeping.readsStateBefore
+      bookkeeping.readsStateBefore || store.currentHasSubSessionMembers
       ? CallbackMapping.Context.capture(
         before: event, from: store, annotationHelperOwners: helperOwners)
       : CallbackMapping.Context(annotationHelperOwners: helperOwners)

@@ -136,9 +136,8 @@ extension SDKEngine {
         given ? SubSessionParticipant(reference: reference) : nil)
     case .onSubSessionUsersUpdate(let subSession):
       delegate.onSubSessionUsersUpdate(subSessionKit(subSession))
-    case .onBroadcastMessageFromMainSession(let message, let sender):
-      delegate.onBroadcastMessageFromMainSession(
-        message, userName: user(sender).getUserName() ?? "")
+    case .onBroadcastMessageFromMainSession(let message, let userName):
+      delegate.onBroadcastMessageFromMainSession(message, userName: userName)
     case .onSubSessionUserHelpRequestHandler(let requester, let subSessionID):
       delegate.onSubSessionUserHelpRequestHandler(
         SubSessionUserHelpRequestHandler(

@@ -504,4 +504,68 @@ public final class RecordingDelegate: VideoSDKDelegate {
     record(.onSpotlightVideoChanged(ids(userList)))
     forwardee?.onSpotlightVideoChanged(videoHelper, userList: userList)
   }
+
+  // MARK: Subsessions
+
+  /// Records ``SessionSDK/VideoSDKCallback/onSubSessionStatusChanged(_:_:)``.
+  ///
+  /// - Parameters:
+  ///   - status: The new status; recorded.
+  ///   - subSession: The committed subsessions; their values are recorded.
+  public func onSubSessionStatusChanged(_ status: SubSessionStatus, subSession: [SubSessionKit]) {
+    record(.onSubSessionStatusChanged(status, subSession.map(\.subSession)))
+    forwardee?.onSubSessionStatusChanged(status, subSession: subSession)
+  }
+
+  /// Records ``SessionSDK/VideoSDKCallback/onSubSessionManagerHandle(_:)``.
+  ///
+  /// - Parameter manager: The handle; whether there is one is recorded.
+  public func onSubSessionManagerHandle(_ manager: SubSessionManager?) {
+    record(.onSubSessionManagerHandle(manager != nil))
+    forwardee?.onSubSessionManagerHandle(manager)
+  }
+
+  /// Records ``SessionSDK/VideoSDKCallback/onSubSessionParticipantHandle(_:)``.
+  ///
+  /// - Parameter participant: The handle; whether there is one is recorded.
+  public func onSubSessionParticipantHandle(_ participant: SubSessionParticipant?) {
+    record(.onSubSessionParticipantHandle(participant != nil))
+    forwardee?.onSubSessionParticipantHandle(participant)
+  }
+
+  /// Records ``SessionSDK/VideoSDKCallback/onSubSessionUsersUpdate(_:)``.
+  ///
+  /// - Parameter subSessionKit: The subsession; its value is recorded.
+  public func onSubSessionUsersUpdate(_ subSessionKit: SubSessionKit) {
+    record(.onSubSessionUsersUpdate(subSessionKit.subSession))
+    forwardee?.onSubSessionUsersUpdate(subSessionKit)
+  }
+
+  /// Records ``SessionSDK/VideoSDKCallback/onBroadcastMessageFromMainSession(message:userName:)``.
+  ///
+  /// - Parameters:
+  ///   - message: The message; recorded.
+  ///   - userName: The sender's name; recorded.
+  public func onBroadcastMessageFromMainSession(_ message: String, userName: String) {
+    record(.onBroadcastMessageFromMainSession(message: message, userName: userName))
+    forwardee?.onBroadcastMessageFromMainSession(message, userName: userName)
+  }
+
+  /// Records ``SessionSDK/VideoSDKCallback/onSubSessionUserHelpRequestHandler(requester:subSessionID:)``.
+  ///
+  /// - Parameter handler: The request; who asked and from where are recorded.
+  public func onSubSessionUserHelpRequestHandler(_ handler: SubSessionUserHelpRequestHandler) {
+    record(
+      .onSubSessionUserHelpRequestHandler(
+        requester: handler.requester, subSessionID: handler.subSessionID))
+    forwardee?.onSubSessionUserHelpRequestHandler(handler)
+  }
+
+  /// Records ``SessionSDK/VideoSDKCallback/onSubSessionUserHelpRequestResult(_:)``.
+  ///
+  /// - Parameter result: What became of the request; recorded.
+  public func onSubSessionUserHelpRequestResult(_ result: SubSessionHelpResult) {
+    record(.onSubSessionUserHelpRequestResult(result))
+    forwardee?.onSubSessionUserHelpRequestResult(result)
+  }
 }
