@@ -536,13 +536,38 @@ enum SDKNameTable {
         "onOriginalLanguageMsgReceived:", "onLiveTranscriptionMsgError:transLanguage:",
         "onSpokenLanguageChanged:",
       ], "out of scope: live transcription")
-    + notModelled(
-      [
-        "onSubSessionStatusChanged:subSession:", "onSubSessionManagerHandle:",
-        "onSubSessionParticipantHandle:", "onSubSessionUsersUpdate:",
-        "onBroadcastMessageFromMainSession:userName:", "onSubSessionUserHelpRequestHandler:",
-        "onSubSessionUserHelpRequestResult:",
-      ], "out of scope: sub-sessions")
+    + [
+      modelled(
+        "onSubSessionStatusChanged:subSession:", "onSubSessionStatusChanged(_:subSession:)",
+        "committed, withdrawn, started, stopped; with the committed list"
+      ) { (d: any VideoSDKDelegate) in d.onSubSessionStatusChanged(.started, subSession: []) },
+      modelled(
+        "onSubSessionManagerHandle:", "onSubSessionManagerHandle(_:)",
+        "to the host and managers with the first commit; `nil` when withdrawn"
+      ) { (d: any VideoSDKDelegate) in d.onSubSessionManagerHandle(nil) },
+      modelled(
+        "onSubSessionParticipantHandle:", "onSubSessionParticipantHandle(_:)",
+        "to everyone when started; `nil` when stopped"
+      ) { (d: any VideoSDKDelegate) in d.onSubSessionParticipantHandle(nil) },
+      modelled(
+        "onSubSessionUsersUpdate:", "onSubSessionUsersUpdate(_:)",
+        "for each subsession a move changes"
+      ) { (d: any VideoSDKDelegate, k: SubSessionKit) in d.onSubSessionUsersUpdate(k) },
+      modelled(
+        "onBroadcastMessageFromMainSession:userName:",
+        "onBroadcastMessageFromMainSession(_:userName:)", "heard in the subsessions only"
+      ) { (d: any VideoSDKDelegate) in d.onBroadcastMessageFromMainSession("", userName: "") },
+      modelled(
+        "onSubSessionUserHelpRequestHandler:", "onSubSessionUserHelpRequestHandler(_:)",
+        "heard by the host"
+      ) { (d: any VideoSDKDelegate, h: SubSessionUserHelpRequestHandler) in
+        d.onSubSessionUserHelpRequestHandler(h)
+      },
+      modelled(
+        "onSubSessionUserHelpRequestResult:", "onSubSessionUserHelpRequestResult(_:)",
+        "idle, busy, ignore, host already there"
+      ) { (d: any VideoSDKDelegate) in d.onSubSessionUserHelpRequestResult(.idle) },
+    ]
     + notModelled(
       ["onSendFileStatus:status:", "onReceiveFileStatus:status:"], "out of scope: file transfer")
     + [
@@ -594,8 +619,9 @@ enum SDKNameTable {
       ["ZoomVideoSDK.exportLog", "ZoomVideoSDK.cleanAllExportedLogs"],
       "out of scope: log files (records go to `logHandler` and `recentLogs`)")
     + [
-      notModelled(
-        "ZoomVideoSDK.getSessionType", "out of scope: sub-sessions (every session is a main one)"),
+      modelled(
+        "ZoomVideoSDK.getSessionType", "VideoSDK.getSessionType()", "`.sub` in a subsession"
+      ) { (s: VideoSDK) in s.getSessionType() },
       modelled("ZoomVideoSDK.getAudioHelper", "VideoSDK.getAudioHelper()") { (s: VideoSDK) in
         s.getAudioHelper()
       },
@@ -625,7 +651,10 @@ enum SDKNameTable {
       notModelled("ZoomVideoSDK.getVirtualBackgroundHelper", "out of scope: video effects"),
       notModelled("ZoomVideoSDK.getCRCHelper", "out of scope: room connectors (CRC)"),
       notModelled("ZoomVideoSDK.getMaskHelper", "out of scope: video effects"),
-      notModelled("ZoomVideoSDK.getsubSessionHelper", "out of scope: sub-sessions"),
+      modelled(
+        "ZoomVideoSDK.getsubSessionHelper", "VideoSDK.getsubSessionHelper()",
+        "host and managers only; `nil` for others"
+      ) { (s: VideoSDK) in s.getsubSessionHelper() },
       // Initialize parameters.
       modelled(
         "ZoomVideoSDKInitParams", "InitParams",
@@ -807,7 +836,9 @@ enum SDKNameTable {
       notModelled("ZoomVideoSDKUser.transferFile:", "out of scope: file transfer"),
       notModelled("ZoomVideoSDKUser.isIncomingLiveStreamUser", "out of scope: live streaming"),
       notModelled("ZoomVideoSDKUser.getWhiteboardStatus", "out of scope: whiteboard"),
-      notModelled("ZoomVideoSDKUser.isInSubSession", "out of scope: sub-sessions"),
+      modelled("ZoomVideoSDKUser.isInSubSession", "User.isInSubSession()") { (u: User) in
+        u.isInSubSession()
+      },
       notModelled(
         "ZoomVideoSDKUser.getNetworkLevel:",
         "no getter per kind: `onUserNetworkStatusChanged(_:level:user:)` reports it"),
@@ -1154,6 +1185,105 @@ enum SDKNameTable {
       "ZoomVideoSDKCmdChannel.sendCommand:receiveUser:", "CmdChannel.sendCommand(_:receiveUser:)",
       "1–512 characters; 2 a second per session; `nil` user: everyone else"
     ) { (c: CmdChannel, u: User) in c.sendCommand("raise-hand", receiveUser: u) },
+    // Subsessions.
+    modelled("ZoomVideoSDKSubSessionHelper", "SubSessionHelper", "host and managers only") {
+      (_: SubSessionHelper) in
+    },
+    modelled(
+      "ZoomVideoSDKSubSessionHelper.addSubSessionToPreList:",
+      "SubSessionHelper.addSubSession(toPreList:)", "1–50 distinct names of 1–64 characters"
+    ) { (h: SubSessionHelper) in h.addSubSession(toPreList: ["Group 1"]) },
+    modelled(
+      "ZoomVideoSDKSubSessionHelper.removeSubSessionFromPreList:",
+      "SubSessionHelper.removeSubSession(fromPreList:)"
+    ) { (h: SubSessionHelper) in h.removeSubSession(fromPreList: ["Group 1"]) },
+    modelled(
+      "ZoomVideoSDKSubSessionHelper.clearSubSessionPreList",
+      "SubSessionHelper.clearSubSessionPreList()"
+    ) { (h: SubSessionHelper) in h.clearSubSessionPreList() },
+    modelled(
+      "ZoomVideoSDKSubSessionHelper.getSubSessionPreList", "SubSessionHelper.getSubSessionPreList()"
+    ) { (h: SubSessionHelper) in h.getSubSessionPreList() },
+    modelled(
+      "ZoomVideoSDKSubSessionHelper.commitSubSessionList",
+      "SubSessionHelper.commitSubSessionList()", "not while started"
+    ) { (h: SubSessionHelper) in h.commitSubSessionList() },
+    modelled(
+      "ZoomVideoSDKSubSessionHelper.getCommittedSubSessionList",
+      "SubSessionHelper.getCommittedSubSessionList()"
+    ) { (h: SubSessionHelper) in h.getCommittedSubSessionList() },
+    modelled(
+      "ZoomVideoSDKSubSessionHelper.withdrawSubSessionList",
+      "SubSessionHelper.withdrawSubSessionList()", "not while started"
+    ) { (h: SubSessionHelper) in h.withdrawSubSessionList() },
+    modelled("ZoomVideoSDKSubSessionKit", "SubSessionKit") { (_: SubSessionKit) in },
+    modelled("ZoomVideoSDKSubSessionKit.getSubSessionName", "SubSessionKit.getSubSessionName()") {
+      (k: SubSessionKit) in k.getSubSessionName()
+    },
+    modelled("ZoomVideoSDKSubSessionKit.getSubSessionID", "SubSessionKit.getSubSessionID()") {
+      (k: SubSessionKit) in k.getSubSessionID()
+    },
+    modelled(
+      "ZoomVideoSDKSubSessionKit.getSubSessionUserList", "SubSessionKit.getSubSessionUserList()"
+    ) { (k: SubSessionKit) in k.getSubSessionUserList() },
+    modelled(
+      "ZoomVideoSDKSubSessionKit.joinSubSession", "SubSessionKit.joinSubSession()",
+      "while started; a share or annotation stops first"
+    ) { (k: SubSessionKit) in k.joinSubSession() },
+    modelled("ZoomVideoSDKSubSessionUser", "SubSessionUser") { (_: SubSessionUser) in },
+    modelled("ZoomVideoSDKSubSessionUser.getUserName", "SubSessionUser.getUserName()") {
+      (u: SubSessionUser) in u.getUserName()
+    },
+    modelled(
+      "ZoomVideoSDKSubSessionUser.getUserGUID", "SubSessionUser.getUserGUID()",
+      "the custom user key, else the user id"
+    ) { (u: SubSessionUser) in u.getUserGUID() },
+    modelled("ZoomVideoSDKSubSessionManager", "SubSessionManager") { (_: SubSessionManager) in },
+    modelled(
+      "ZoomVideoSDKSubSessionManager.startSubSession", "SubSessionManager.startSubSession()"
+    ) { (m: SubSessionManager) in m.startSubSession() },
+    modelled(
+      "ZoomVideoSDKSubSessionManager.stopSubSession", "SubSessionManager.stopSubSession()",
+      "everyone returns to the main session"
+    ) { (m: SubSessionManager) in m.stopSubSession() },
+    modelled(
+      "ZoomVideoSDKSubSessionManager.isSubSessionStarted",
+      "SubSessionManager.isSubSessionStarted()"
+    ) { (m: SubSessionManager) in m.isSubSessionStarted() },
+    modelled(
+      "ZoomVideoSDKSubSessionManager.broadcastMessage:", "SubSessionManager.broadcastMessage(_:)",
+      "1–512 characters"
+    ) { (m: SubSessionManager) in m.broadcastMessage("back in 5") },
+    modelled("ZoomVideoSDKSubSessionParticipant", "SubSessionParticipant") {
+      (_: SubSessionParticipant) in
+    },
+    modelled(
+      "ZoomVideoSDKSubSessionParticipant.returnToMainSession",
+      "SubSessionParticipant.returnToMainSession()"
+    ) { (p: SubSessionParticipant) in p.returnToMainSession() },
+    modelled(
+      "ZoomVideoSDKSubSessionParticipant.requestForHelp", "SubSessionParticipant.requestForHelp()",
+      "one request waits at a time"
+    ) { (p: SubSessionParticipant) in p.requestForHelp() },
+    modelled("ZoomVideoSDKSubSessionUserHelpRequestHandler", "SubSessionUserHelpRequestHandler") {
+      (_: SubSessionUserHelpRequestHandler) in
+    },
+    modelled(
+      "ZoomVideoSDKSubSessionUserHelpRequestHandler.getRequestUserName",
+      "SubSessionUserHelpRequestHandler.getRequestUserName()"
+    ) { (h: SubSessionUserHelpRequestHandler) in h.getRequestUserName() },
+    modelled(
+      "ZoomVideoSDKSubSessionUserHelpRequestHandler.getRequestSubSessionName",
+      "SubSessionUserHelpRequestHandler.getRequestSubSessionName()"
+    ) { (h: SubSessionUserHelpRequestHandler) in h.getRequestSubSessionName() },
+    modelled(
+      "ZoomVideoSDKSubSessionUserHelpRequestHandler.ignore",
+      "SubSessionUserHelpRequestHandler.ignore()", "answers once"
+    ) { (h: SubSessionUserHelpRequestHandler) in h.ignore() },
+    modelled(
+      "ZoomVideoSDKSubSessionUserHelpRequestHandler.joinSubSessionByUserRequest",
+      "SubSessionUserHelpRequestHandler.joinSubSessionByUserRequest()", "answers once"
+    ) { (h: SubSessionUserHelpRequestHandler) in h.joinSubSessionByUserRequest() },
   ]
 
   // MARK: Objects
@@ -1352,9 +1482,23 @@ enum SDKNameTable {
       "ZoomVideoSDKRecordingStatus",
       cases: ["None", "Start", "Stop", "DiskFull", "Pause", "Connecting"],
       notModelled: "no cloud recording here yet"),
+    SDKEnumRows("ZoomVideoSDKSessionType", as: SessionType.self, ["Main": 0, "Sub": 1]),
     SDKEnumRows(
-      "ZoomVideoSDKSessionType", cases: ["Main", "Sub"],
-      notModelled: "out of scope: sub-sessions (every session is a main one)"),
+      "ZoomVideoSDKSubSessionStatus", as: SubSessionStatus.self,
+      [
+        "None": 0, "Committed": 1, "Withdrawn": 2, "Started": 3, "Stopping": 4, "Stopped": 5,
+        "CommitFailed": 6, "WithdrawFailed": 7, "StartFailed": 8, "StopFailed": 9,
+      ],
+      notes: [
+        "Stopping": "never reported: stopping is immediate here",
+        "CommitFailed": "never reported: a refused commit answers with its error code",
+        "WithdrawFailed": "never reported: a refused withdrawal answers with its error code",
+        "StartFailed": "never reported: a refused start answers with its error code",
+        "StopFailed": "never reported: a refused stop answers with its error code",
+      ]),
+    SDKEnumRows(
+      "ZoomVideoSDKUserHelpRequestResult", as: SubSessionHelpResult.self,
+      ["Idle": 0, "Busy": 1, "Ignore": 2, "HostAlreadyInSubSession": 3]),
   ]
 
   // MARK: Error codes

@@ -316,7 +316,7 @@ public final class SubSessionUserHelpRequestHandler {
 
 /// Whether the local user is in the main session or a subsession
 /// (`ZoomVideoSDKSessionType`, ``VideoSDK/getSessionType()``).
-public enum SessionType: Int, Sendable, Hashable {
+public enum SessionType: Int, Sendable, Hashable, CaseIterable {
   /// The main session.
   case main = 0
   /// A subsession.
