@@ -41,6 +41,8 @@ public struct SessionStateFields: Sendable, Hashable {
   public var activeSpeakers: [UserID]
   /// ``SessionCore/SessionState/spotlighted``.
   public var spotlighted: [UserID]
+  /// ``SessionCore/SessionState/subSessions``.
+  public var subSessions: SubSessionBoard
   /// ``SessionCore/SessionState/unmuteRequestedBy``.
   public var unmuteRequestedBy: UserID?
   /// ``SessionCore/SessionState/lastError``.
@@ -64,6 +66,7 @@ public struct SessionStateFields: Sendable, Hashable {
     chatMessages = state.chatMessages
     activeSpeakers = state.activeSpeakers
     spotlighted = state.spotlighted
+    subSessions = state.subSessions
     unmuteRequestedBy = state.unmuteRequestedBy
     lastError = state.lastError
     isServiceView = state.isServiceView
@@ -153,6 +156,7 @@ protocol SharedFields {
   var chatPrivilege: ChatPrivilege { get }
   var activeSpeakers: [UserID] { get }
   var spotlighted: [UserID] { get }
+  var subSessions: SubSessionBoard { get }
 }
 
 extension SessionStateFields: SharedFields {}
@@ -173,6 +177,7 @@ struct FieldDiff {
     check("chatPrivilege", expected.chatPrivilege, got.chatPrivilege)
     check("activeSpeakers", expected.activeSpeakers, got.activeSpeakers)
     check("spotlighted", expected.spotlighted, got.spotlighted)
+    check("subSessions", expected.subSessions, got.subSessions)
     participants(expected.participants, got.participants)
     shares(expected.shares, got.shares)
   }
