@@ -216,6 +216,7 @@ func difference(_ actual: SessionState, _ expected: SessionState) -> String {
   compare("chatMessages", \.chatMessages)
   compare("activeSpeakers", \.activeSpeakers)
   compare("spotlighted", \.spotlighted)
+  compare("subSessions", \.subSessions)
   compare("unmuteRequestedBy", \.unmuteRequestedBy)
   compare("lastError", \.lastError)
   compare("isServiceView", \.isServiceView)
