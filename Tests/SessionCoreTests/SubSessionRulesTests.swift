@@ -481,7 +481,7 @@ extension SubSessionRulesTests {
       #expect(state.authorize(Self.call(call), by: 1) == .success, "\(call.name) by the host")
       #expect(state.authorize(Self.call(call), by: 2) == .success, "\(call.name) by a manager")
       #expect(state.authorize(Self.call(call), by: 3) == .sessionNoRights, "\(call.name)")
-      #expect(state.authorize(Self.call(call), by: 4) == .sessionNoRights, "\(call.name) inside")
+      #expect(state.authorize(Self.call(call), by: 4) == .sessionNoRights, "\(call.name) by Ben")
       #expect(state.authorize(Self.call(call), by: 9) == .notInSession, "\(call.name) absent")
     }
   }
