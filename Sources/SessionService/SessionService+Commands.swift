@@ -273,12 +273,19 @@ extension SessionService {
     return [.activeSpeakersChanged(speakers.filter { !silenced.contains($0) })]
   }
 
-  /// Stops every live share but one: the host's, else the oldest.
+  /// Stops every live share but one in each place: the host's, else the oldest.
   private func stopAllSharesButOne(_ state: SessionState) -> [SessionEvent] {
     guard state.shares.count > 1 else { return [] }
     let ordered = state.sharesInStartOrder
-    let keep = ordered.first { $0.owner == state.hostID } ?? ordered[0]
-    return ordered.filter { $0.owner != keep.owner }.map {
+    // One share is kept in each place (a subsession, or the main session): the host's there,
+    // else the oldest.
+    var kept: [String?: UserID] = [:]
+    for share in ordered {
+      let place = state.subSessions.rooms[share.owner]
+      if kept[place] == nil || share.owner == state.hostID { kept[place] = share.owner }
+    }
+    let keep = Set(kept.values)
+    return ordered.filter { !keep.contains($0.owner) }.map {
       .shareStatusChanged(user: $0.owner, status: .stopped, kind: $0.kind)
     }
   }

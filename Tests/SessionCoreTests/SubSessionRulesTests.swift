@@ -403,9 +403,8 @@ extension SubSessionRulesTests {
     builder.shareSetting = .locked
     var state = Self.started([1: "1-1", 2: "1-2"], builder)
     applyAll([Self.share(1), Self.share(2)], to: &state)
-    withKnownIssue("BUG: shareSettingChanged counts the shares of every place together") {
-      expectApplies(.shareSettingChanged(.single), to: &state) { $0.shareSetting = .single }
-    }
+    // One share in each place: unlocking keeps both.
+    expectApplies(.shareSettingChanged(.single), to: &state) { $0.shareSetting = .single }
     // Sharing in one place only, the change applies.
     var oneShare = Self.started([1: "1-1", 2: "1-2"], builder)
     applyAll([Self.share(1)], to: &oneShare)

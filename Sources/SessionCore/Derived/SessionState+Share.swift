@@ -34,7 +34,11 @@ extension SessionState {
 
   /// Whether someone other than the local user is sharing (`isOtherSharing`).
   public var isOtherSharing: Bool {
-    shares.count > (isSharingOut ? 1 : 0)
+    guard !subSessions.rooms.isEmpty, let me = myselfID else {
+      return shares.count > (isSharingOut ? 1 : 0)
+    }
+    // A share in another subsession is not one the local user sees.
+    return shares.keys.contains { $0 != me && subSessions.together($0, me) }
   }
 
   /// Live shares, oldest first.
@@ -52,7 +56,9 @@ extension SessionState {
     case .locked where me.role == .participant:
       return .locked
     case .locked, .single:
-      return shares.keys.first.map { .someoneElseSharing($0) }
+      return shares.keys.first { subSessions.together($0, me.id) }.map {
+        .someoneElseSharing($0)
+      }
     case .multi:
       return nil
     }
@@ -67,7 +73,8 @@ extension SessionState {
   public func annotationBlocker(on owner: UserID, by user: UserID? = nil) -> AnnotationBlocker? {
     guard phase.acceptsSessionEvents, let user = user ?? myselfID, participants[user] != nil
     else { return .notInSession }
-    guard let share = shares[owner] else { return .noShare }
+    // A share in another subsession is not one the user sees.
+    guard let share = shares[owner], subSessions.together(user, owner) else { return .noShare }
     if user != owner, share.isViewerAnnotationDisabled { return .viewerAnnotationDisabled }
     return nil
   }
@@ -86,7 +93,7 @@ extension SessionState {
     _ type: AnnotationClearType, on owner: UserID, by user: UserID? = nil
   ) -> Bool {
     guard let user = user ?? myselfID, let role = participants[user]?.role,
-      shares[owner] != nil
+      shares[owner] != nil, subSessions.together(user, owner)
     else { return false }
     switch type {
     case .all: return role != .participant || user == owner

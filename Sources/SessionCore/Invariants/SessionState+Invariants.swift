@@ -136,8 +136,13 @@ extension SessionState {
     case .none, .withdrawn:
       if !board.list.isEmpty { problems.append("a subsession list while \(board.status)") }
     case .committed, .started, .stopped:
-      if board.list.isEmpty || board.list.count > Self.maxSubSessions {
-        problems.append("\(board.list.count) subsessions while \(board.status)")
+      if !Self.validSubSessionNames(board.list.map(\.name)) {
+        problems.append("the committed names are not a list one could commit")
+      }
+      if board.list.contains(where: {
+        $0.id.isEmpty || $0.id.utf8.count > Self.maxSubSessionIDBytes
+      }) {
+        problems.append("a subsession id is empty or too long")
       }
     case .stopping, .commitFailed, .withdrawFailed, .startFailed, .stopFailed:
       problems.append("subsession status \(board.status) is never kept")

@@ -121,7 +121,8 @@ extension SessionState {
       try changeShare(of: user, to: status, kind: kind, event)
 
     case .shareSettingChanged(let setting):
-      if setting != .multi, shares.count > 1 {
+      // One share in each place (a subsession, or the main session) stays possible.
+      if setting != .multi, Set(shares.keys.map { subSessions.rooms[$0] }).count < shares.count {
         throw reject(.shareNotAllowed, event, "\(shares.count) shares live; stop them first")
       }
       if setting == .none, !shares.isEmpty {
@@ -188,6 +189,9 @@ extension SessionState {
     case .annotationCleared(let user, let owner, let type):
       let index = try indexOf(user, event)
       _ = try liveShare(of: owner, event)
+      guard subSessions.together(user, owner) else {
+        throw reject(.annotationNotAllowed, event, "\(owner)'s share is in another subsession")
+      }
       let role = participants[index].value.role
       let allowed =
         switch type {

@@ -109,7 +109,9 @@ extension SessionState {
       return share.annotators.contains(user) ? .success : .wrongUsage
 
     case .clearAnnotation(let owner, let type):
-      guard shares[owner] != nil else { return .sessionShareError }
+      guard shares[owner] != nil, subSessions.together(user, owner) else {
+        return .sessionShareError
+      }
       return canClearAnnotations(type, on: owner, by: user) ? .success : .sessionNoRights
 
     case .makeHost(let target), .makeManager(let target), .removeUser(let target):
