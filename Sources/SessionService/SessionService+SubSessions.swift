@@ -26,9 +26,14 @@ extension SessionService {
     case .start:
       emit([.subSession(.statusChanged(.started, board.list))], in: session)
     case .stop:
+      // Planned against a scratch copy, event by event: a share stopped for one member also
+      // ends the annotations on it that a later member's departure would otherwise stop.
       var events: [SessionEvent] = []
+      var scratch = session.state
       for member in board.rooms.keys.sorted() {
-        events += departures(of: member, in: session.state)
+        for event in departures(of: member, in: scratch) where scratch.apply(event) == nil {
+          events.append(event)
+        }
       }
       events.append(.subSession(.statusChanged(.stopped, board.list)))
       session.pendingHelp = nil

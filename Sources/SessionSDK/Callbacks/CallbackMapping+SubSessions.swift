@@ -137,8 +137,9 @@ extension SessionEvent {
 
 extension VideoSDKCallback {
   /// The callback as a user who sees only some users hears it: lists keep only the users
-  /// seen, and a callback about one user who is not seen is dropped (`nil`). Callbacks about
-  /// roles, the session or the local instance pass unchanged.
+  /// seen, and a callback about one user who is not seen is dropped (`nil`), a role change
+  /// too (a user met later joins with the role they have then). Callbacks about the session
+  /// or the local instance pass unchanged.
   ///
   /// - Parameter isSeen: Whether the local user sees a user.
   /// - Returns: The callback to fire, or `nil` for none.
@@ -157,6 +158,7 @@ extension VideoSDKCallback {
       // An unchanged list for this user is no news.
       return seen.isEmpty && !ids.isEmpty ? nil : .onUserActiveAudioChanged(seen)
     case .onUserShareStatusChanged(let user, _, _), .onUserNameChanged(let user),
+      .onUserHostChanged(let user), .onUserManagerChanged(let user),
       .onUserOverallNetworkStatusChanged(_, let user),
       .onAnnotationPrivilegeChangeWithUser(let user, _),
       .onAnnotationPrivilegeChange(_, let user):

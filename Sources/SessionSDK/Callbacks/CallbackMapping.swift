@@ -263,8 +263,9 @@ package enum CallbackMapping {
     _ body: (VideoSDKCallback) -> Void
   ) {
     // While anyone is in a subsession, the local user hears only of those in the same place.
+    // (A resync compares the places before and after itself.)
     if let facts = context.subSessions, !facts.board.rooms.isEmpty, let me = context.myself,
-      !event.isSubSessionEvent
+      !event.isSubSessionEvent, context.resyncBefore == nil
     {
       let rooms = facts.board.rooms
       let mine = rooms[me]
@@ -310,8 +311,13 @@ package enum CallbackMapping {
       guard context.phaseBefore == .joining else { break }
       body(.onSessionJoin)
       // Services list participants in join order; sort small (join order, id) pairs, not
-      // whole participants, only when a snapshot does not.
-      let listed = snapshot.participants
+      // whole participants, only when a snapshot does not. While anyone is in a subsession,
+      // a joiner (in the main session) meets only those in the main session.
+      let rooms = snapshot.subSessions
+      let listed =
+        rooms.rooms.isEmpty
+        ? snapshot.participants
+        : snapshot.participants.filter { rooms.together($0.id, snapshot.myself) }
       if listed.indices.dropFirst().allSatisfy({ listed[$0 - 1].joinOrder < listed[$0].joinOrder })
       {
         body(.onUserJoin(listed.map(\.id)))
@@ -439,16 +445,26 @@ package enum CallbackMapping {
     from before: SharedSessionFacts, to snapshot: SessionSnapshot,
     to output: inout [VideoSDKCallback]
   ) {
+    // Who the local user sees, before and after: everyone, or while anyone is in a
+    // subsession, those in the local user's place (which the resync may have changed).
+    let me = snapshot.myself
+    func seenBefore(_ id: UserID) -> Bool { before.subSessions.together(id, me) }
+    func seenAfter(_ id: UserID) -> Bool { snapshot.subSessions.together(id, me) }
     let after = Dictionary(uniqueKeysWithValues: snapshot.participants.map { ($0.id, $0) })
-    let left = before.participants.values.filter { after[$0.id] == nil }
-      .sorted { $0.joinOrder < $1.joinOrder }
+    let left = before.participants.values.filter {
+      $0.id != me && seenBefore($0.id) && !(after[$0.id] != nil && seenAfter($0.id))
+    }
+    .sorted { $0.joinOrder < $1.joinOrder }
     for owner in left.map(\.id) where before.shares[owner] != nil {
       output.append(
         .onUserShareStatusChanged(owner, .stopped, before.shares[owner]?.kind ?? .view))
     }
     if !left.isEmpty { output.append(.onUserLeave(left.map(\.id))) }
     let ordered = snapshot.participants.sorted { $0.joinOrder < $1.joinOrder }
-    let newcomers = ordered.filter { before.participants[$0.id] == nil }
+      .filter { seenAfter($0.id) }
+    let newcomers = ordered.filter {
+      $0.id != me && !(before.participants[$0.id] != nil && seenBefore($0.id))
+    }
     if !newcomers.isEmpty {
       // What every other member heard as a newcomer joined and while it stayed: its join, the
       // camera and audio it joined with, then a manager role or a share it has now.
@@ -467,13 +483,15 @@ package enum CallbackMapping {
       }
     }
     if let host = snapshot.participants.first(where: { $0.role == .host })?.id,
-      host != before.hostID
+      host != before.hostID, seenAfter(host)
     {
       output.append(.onUserHostChanged(host))
     }
     let shares = Dictionary(uniqueKeysWithValues: snapshot.shares.map { ($0.owner, $0) })
     for user in ordered {
-      guard let old = before.participants[user.id] else { continue }
+      guard let old = before.participants[user.id], user.id == me || seenBefore(user.id) else {
+        continue
+      }
       if old.name != user.name { output.append(.onUserNameChanged(user.id)) }
       if (old.role == .manager) != (user.role == .manager) {
         output.append(.onUserManagerChanged(user.id))
@@ -496,11 +514,18 @@ package enum CallbackMapping {
     if snapshot.chatPrivilege != before.chatPrivilege {
       output.append(.onChatPrivilegeChanged(snapshot.chatPrivilege))
     }
-    if snapshot.activeSpeakers != before.activeSpeakers {
-      output.append(.onUserActiveAudioChanged(snapshot.activeSpeakers))
+    let speakers = snapshot.activeSpeakers.filter(seenAfter)
+    if speakers != before.activeSpeakers.filter(seenBefore) {
+      output.append(.onUserActiveAudioChanged(speakers))
     }
     if snapshot.spotlighted != before.spotlighted {
       output.append(.onSpotlightVideoChanged(snapshot.spotlighted))
+    }
+    if snapshot.subSessions != before.subSessions {
+      let board = snapshot.subSessions
+      if board.status != before.subSessions.status || board.list != before.subSessions.list {
+        output.append(.onSubSessionStatusChanged(board.status, board.list))
+      }
     }
   }
 }

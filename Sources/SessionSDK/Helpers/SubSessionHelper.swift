@@ -322,3 +322,39 @@ public enum SessionType: Int, Sendable, Hashable, CaseIterable {
   /// A subsession.
   case sub = 1
 }
+
+extension VideoSDK {
+  /// The subsession manager's calls, as the handle `onSubSessionManagerHandle(_:)` gives: for
+  /// tools that drive an instance as an app holding the handle would (simulated peers).
+  package var subSessionManagerHandle: SubSessionManager {
+    SubSessionManager(reference: engine.reference)
+  }
+
+  /// The subsession participant's calls, as `onSubSessionParticipantHandle(_:)` gives them.
+  package var subSessionParticipantHandle: SubSessionParticipant {
+    SubSessionParticipant(reference: engine.reference)
+  }
+
+  /// A kit for a committed subsession of the replica, as `onSubSessionStatusChanged` gives.
+  ///
+  /// - Parameter name: The subsession's name.
+  /// - Returns: The kit, or `nil` if no committed subsession has the name.
+  package func subSessionKit(named name: String) -> SubSessionKit? {
+    engine.store.state.subSessions.list.first { $0.name == name }.map {
+      SubSessionKit(reference: engine.reference, subSession: $0)
+    }
+  }
+
+  /// A help request as `onSubSessionUserHelpRequestHandler(_:)` gives it.
+  ///
+  /// - Parameters:
+  ///   - requester: Who asked.
+  ///   - subSessionID: Where from.
+  /// - Returns: The handler.
+  package func helpRequestHandler(requester: UserID, subSessionID: String)
+    -> SubSessionUserHelpRequestHandler
+  {
+    SubSessionUserHelpRequestHandler(
+      reference: engine.reference, requester: requester, subSessionID: subSessionID)
+  }
+}

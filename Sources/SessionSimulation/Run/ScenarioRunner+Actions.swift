@@ -228,6 +228,9 @@ extension ScenarioRunner {
     case .rename:
       result = sdk.getUserHelper().changeName(text ?? "\(peer.name)", withUser: targetUser ?? me)
     case .reclaimHost: result = sdk.getUserHelper().reclaimHost()
+    case .commitSubSessions, .withdrawSubSessions, .startSubSessions, .stopSubSessions,
+      .joinSubSession, .returnToMainSession, .broadcastToSubSessions, .requestHelp, .answerHelp:
+      result = performSubSession(operation, by: peer, text: text, value: value) == .success
     }
     if !result {
       refusedCount += 1

@@ -71,6 +71,17 @@ extension ScenarioRunner {
     if let least = assertion.commandsReceived, peer.commandsReceived < least {
       problems.append("expected at least \(least) commands received, saw \(peer.commandsReceived)")
     }
+    if let status = assertion.subSessions, "\(state.subSessions.status)" != status {
+      problems.append("expected subsessions \(status), saw \(state.subSessions.status)")
+    }
+    if let place = assertion.inSubSession {
+      let mine = state.myselfID.flatMap { state.subSessions.subSession(of: $0)?.name } ?? "main"
+      if mine != place { problems.append("expected to be in \(place), was in \(mine)") }
+    }
+    if let least = assertion.broadcastsReceived, peer.broadcastsReceived < least {
+      problems.append(
+        "expected at least \(least) broadcasts received, saw \(peer.broadcastsReceived)")
+    }
     if !inSession, !problems.isEmpty { return ["not in the session (\(problems[0]))"] }
     return problems
   }
@@ -176,8 +187,16 @@ extension ScenarioRunner {
         fail("delivery", peer: peer.name, problem)
       }
       guard peer.canAct, peer.isInSession else { continue }
-      let (missing, extra) = peer.monitor.mismatch(
-        with: peer.sdk.store.current.participants.keys, limit: 3)
+      // The users the peer sees: everyone, or while anyone is in a subsession, those in the
+      // peer's place.
+      let state = peer.sdk.store.current
+      let seen =
+        state.subSessions.rooms.isEmpty
+        ? Array(state.participants.keys)
+        : state.participants.keys.filter { id in
+          state.myselfID.map { state.subSessions.together(id, $0) } ?? true
+        }
+      let (missing, extra) = peer.monitor.mismatch(with: seen, limit: 3)
       for missing in missing {
         fail("delivery", peer: peer.name, "no onUserJoin for \(missing), who is present")
       }

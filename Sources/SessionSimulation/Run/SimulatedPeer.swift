@@ -69,6 +69,8 @@ final class SimulatedPeer: @unchecked Sendable {
     incarnation += 1
     monitor.reset()
     commandsReceived = 0
+    broadcastsReceived = 0
+    helpRequests = []
     annotationHelper = nil
     isTalking = false
     canvases = [:]
@@ -98,10 +100,20 @@ final class SimulatedPeer: @unchecked Sendable {
   /// Records one callback of the current instance.
   /// Command-channel commands received in this life.
   var commandsReceived = 0
+  /// Subsession broadcasts received in this life.
+  var broadcastsReceived = 0
+  /// Help requests heard (as the host) and not answered yet, oldest first.
+  var helpRequests: [(requester: UserID, subSessionID: String)] = []
 
   func observe(_ callback: VideoSDKCallback, checksDelivery: Bool) {
     callbackCount += 1
-    if case .onCommandReceived = callback { commandsReceived += 1 }
+    switch callback {
+    case .onCommandReceived: commandsReceived += 1
+    case .onBroadcastMessageFromMainSession: broadcastsReceived += 1
+    case .onSubSessionUserHelpRequestHandler(let requester, let subSessionID):
+      helpRequests.append((requester, subSessionID))
+    default: break
+    }
     if case .onSessionJoin = callback {
       lastUserID = sdk.store.current.myselfID
       joinRetries = 0

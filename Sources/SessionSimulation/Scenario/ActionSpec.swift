@@ -86,6 +86,29 @@ public struct ActionSpec: Sendable, Hashable, Codable {
     case rename
     /// `UserHelper.reclaimHost()`.
     case reclaimHost
+    /// `SubSessionHelper.addSubSession(toPreList:)` and `commitSubSessionList()`: the names in
+    /// `text`, separated by commas; without `text`, "Group 1" … for groups of five of the
+    /// scenario's peers who are not the actor.
+    case commitSubSessions
+    /// `SubSessionHelper.withdrawSubSessionList()`.
+    case withdrawSubSessions
+    /// `SubSessionManager.startSubSession()`.
+    case startSubSessions
+    /// `SubSessionManager.stopSubSession()`: everyone returns to the main session.
+    case stopSubSessions
+    /// `SubSessionKit.joinSubSession()` of the subsession named `text`; without `text`, the
+    /// peer's group of five by its place among the scenario's peers (the first five peers
+    /// after the first in "Group 1", and so on).
+    case joinSubSession
+    /// `SubSessionParticipant.returnToMainSession()`.
+    case returnToMainSession
+    /// `SubSessionManager.broadcastMessage(text)`.
+    case broadcastToSubSessions
+    /// `SubSessionParticipant.requestForHelp()`.
+    case requestHelp
+    /// The newest help request the peer heard: `joinSubSessionByUserRequest()` (`value` true,
+    /// the default) or `ignore()`.
+    case answerHelp
   }
 
   /// When, after the start.

@@ -97,6 +97,13 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
   public var commandsReceived: Int?
   /// Whose video is spotlighted, by peer name, in order.
   public var spotlighted: [String]?
+  /// The subsessions' status: `none`, `committed`, `withdrawn`, `started` or `stopped`.
+  public var subSessions: String?
+  /// Where the peer is: a subsession's name, or `main`.
+  public var inSubSession: String?
+  /// The fewest subsession broadcasts the peer must have received by then (in its current
+  /// life).
+  public var broadcastsReceived: Int?
 
   /// Makes an assertion.
   ///
@@ -114,11 +121,15 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
   ///   - shareLocked: Whether the share is locked.
   ///   - commandsReceived: The fewest command-channel commands received by then.
   ///   - spotlighted: Whose video is spotlighted, by peer name, in order.
+  ///   - subSessions: The subsessions' status by name (`started` …).
+  ///   - inSubSession: Where the peer is: a subsession's name, or `main`.
+  ///   - broadcastsReceived: The fewest subsession broadcasts received by then.
   public init(
     at: SimDuration, peers: String? = nil, inSession: Bool? = nil, host: String? = nil,
     managers: [String]? = nil, rosterCount: Int? = nil, sees: [String]? = nil,
     doesNotSee: [String]? = nil, sharing: [String]? = nil, videoOn: [String]? = nil,
-    shareLocked: Bool? = nil, commandsReceived: Int? = nil, spotlighted: [String]? = nil
+    shareLocked: Bool? = nil, commandsReceived: Int? = nil, spotlighted: [String]? = nil,
+    subSessions: String? = nil, inSubSession: String? = nil, broadcastsReceived: Int? = nil
   ) {
     self.at = at
     self.peers = peers
@@ -133,5 +144,8 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
     self.shareLocked = shareLocked
     self.commandsReceived = commandsReceived
     self.spotlighted = spotlighted
+    self.subSessions = subSessions
+    self.inSubSession = inSubSession
+    self.broadcastsReceived = broadcastsReceived
   }
 }

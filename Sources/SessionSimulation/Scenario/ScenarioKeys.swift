@@ -54,7 +54,8 @@ enum ScenarioKeys {
   static let assertion = Shape.object(
     [
       "at", "peers", "inSession", "host", "managers", "rosterCount", "sees", "doesNotSee",
-      "sharing", "videoOn", "shareLocked", "commandsReceived", "spotlighted",
+      "sharing", "videoOn", "shareLocked", "commandsReceived", "spotlighted", "subSessions",
+      "inSubSession", "broadcastsReceived",
     ], [:])
   static let scenario = Shape.object(
     [
