@@ -49,6 +49,15 @@ extension SDKEngine {
     follow(bookkeeping.afterReduce)
     fireCallbacks(for: event, context: context)
     finish(bookkeeping.afterCallbacks, session: session)
+    // A move took users out of the local user's place: their streams no longer come (the
+    // service ended the subscriptions that crossed the border), so the local ones end too
+    // and a canvas subscribed again once they are back starts afresh.
+    if case .subSession = event, let left = context.subSessions?.left {
+      for id in left {
+        local.subscriptions.removeAll(of: id)
+        mediaPlane.session?.forget(id)
+      }
+    }
     return true
   }
 

@@ -337,7 +337,10 @@ public struct MediaRouter: Sendable {
   /// - Complexity: O(members).
   public mutating func returnEveryoneToMain() {
     guard membersAway > 0 else { return }
-    for user in members.filter({ $0.place != 0 }).map(\.user).sorted() { setPlace(0, of: user) }
+    // Everyone ends in one place, so no subscription crosses a border: each stays (moving
+    // members one by one would end those between members of the same subsession).
+    for index in members.indices { members[index].place = 0 }
+    membersAway = 0
   }
 
   /// Where a member is (``setPlace(_:of:)``).

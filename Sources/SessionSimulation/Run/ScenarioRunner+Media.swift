@@ -85,8 +85,13 @@ extension ScenarioRunner {
     // Share: the share on screen, if the peer watches shares.
     guard spec.share else { return }
     let myself = session.getMySelf()?.id
-    let sharer = peer.sdk.store.current.shares.values.filter { $0.owner != myself }
-      .min { $0.owner < $1.owner }
+    // Only a share in the peer's place (a subsession, or the main session) is on its screen.
+    let state = peer.sdk.store.current
+    let sharer = state.shares.values.filter { share in
+      share.owner != myself
+        && (myself.map { state.subSessions.together(share.owner, $0) } ?? true)
+    }
+    .min { $0.owner < $1.owner }
     if let current = peer.shareCanvas, current.owner != sharer?.owner {
       session.user(withID: current.owner)?.getShareActionList()?.first?.getShareCanvas()?
         .unSubscribe(with: current.view)
