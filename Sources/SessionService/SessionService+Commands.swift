@@ -258,6 +258,17 @@ extension SessionService {
     case .subSession(let call):
       perform(call, by: user, in: session)
 
+    // The cloud recording: no recording is made; everyone hears the status and each
+    // agreement. Resuming is a start after a pause.
+    case .recording(.start), .recording(.resume):
+      emit([.recording(.statusChanged(.start))], in: session)
+    case .recording(.pause):
+      emit([.recording(.statusChanged(.pause))], in: session)
+    case .recording(.stop):
+      emit([.recording(.statusChanged(.stop))], in: session)
+    case .recording(.agree):
+      emit([.recording(.agreed(user))], in: session)
+
     case .startVideo, .stopVideo, .startAudio, .stopAudio, .changeChatPrivilege,
       .reportNetworkQuality, .spotlightVideo, .unspotlightAllVideos:
       break  // Already so: accepted, nothing changes.

@@ -263,8 +263,13 @@ struct EventGenerator {
       return .sessionJoined(snapshot(valid: random.chance(70)))
     case 925..<935:
       return anyEvent(state)
-    case 935..<985:
+    case 935..<975:
       return subSessionEvent(state)
+    case 975..<990:
+      let status =
+        random.pick([RecordingStatus.start, .start, .pause, .stop, .connecting]) ?? .start
+      return random.chance(70)
+        ? .recording(.statusChanged(status)) : .recording(.agreed(user(state)))
     default:
       return .videoStatusChanged(user: user(state), isOn: random.chance(50))
     }

@@ -415,12 +415,13 @@ struct CodingTests {
       .subSession(.userMoved(4, to: "1-2")),
       #"{"subSession":{"_0":{"userMoved":{"_0":4,"to":"1-2"}}}}"#
     ),
+    (.recording(.agreed(4)), #"{"recording":{"_0":{"agreed":{"_0":4}}}}"#),
   ]
 
   @Test func everyEventCaseIsDocumentedOnce() {
     let names = Self.eventJSON.map(\.0.name)
     #expect(Set(names).count == names.count)
-    #expect(names.count == 28)
+    #expect(names.count == 29)
   }
 
   @Test(arguments: eventJSON)

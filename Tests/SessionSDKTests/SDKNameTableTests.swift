@@ -369,7 +369,10 @@ enum SDKNameTable {
         "onUserActiveAudioChanged:users:", "onUserActiveAudioChanged(_:users:)",
         "the users talking now; passes a `UserHelper`, as in the SDK"
       ) { (d: any VideoSDKDelegate) in d.onUserActiveAudioChanged(nil, users: nil) },
-      notModelled("onUserRecordAgreementNotification:", "no cloud recording here yet"),
+      modelled(
+        "onUserRecordAgreementNotification:", "onUserRecordAgreementNotification(_:)",
+        "to everyone when a member accepts"
+      ) { (d: any VideoSDKDelegate) in d.onUserRecordAgreementNotification(nil) },
       notModelled("onCalloutJoinSuccess:phoneNumber:", "out of scope: phone dial-out"),
       notModelled("onInviteByPhoneStatus:failReason:", "out of scope: phone dial-out"),
       // Video.
@@ -522,7 +525,13 @@ enum SDKNameTable {
         "onCommandReceived:sendUser:", "onCommandReceived(_:sendUser:)",
         "the sender does not receive its own"
       ) { (d: any VideoSDKDelegate) in d.onCommandReceived("raise-hand", sendUser: nil) },
-      notModelled("onCloudRecordingStatus:recordAgreementHandler:", "no cloud recording here yet"),
+      modelled(
+        "onCloudRecordingStatus:recordAgreementHandler:",
+        "onCloudRecordingStatus(_:recordAgreementHandler:)",
+        "no recording is made; a handler for each member but the host when one starts"
+      ) { (d: any VideoSDKDelegate) in
+        d.onCloudRecordingStatus(.start, recordAgreementHandler: nil)
+      },
       notModelled("onLiveStreamStatusChanged:status:", "out of scope: live streaming"),
     ]
     + notModelled(
@@ -644,7 +653,10 @@ enum SDKNameTable {
       modelled("ZoomVideoSDK.getCmdChannel", "VideoSDK.getCmdChannel()") { (s: VideoSDK) in
         s.getCmdChannel()
       },
-      notModelled("ZoomVideoSDK.getRecordingHelper", "no cloud recording here yet"),
+      modelled(
+        "ZoomVideoSDK.getRecordingHelper", "VideoSDK.getRecordingHelper()",
+        "status and consent only; no recording is made"
+      ) { (s: VideoSDK) in s.getRecordingHelper() },
       notModelled("ZoomVideoSDK.getAudioSettingHelper", "out of scope: audio devices"),
       notModelled("ZoomVideoSDK.getTestAudioDeviceHelper", "out of scope: audio device tests"),
       notModelled("ZoomVideoSDK.getLiveTranscriptionHelper", "out of scope: live transcription"),
@@ -795,7 +807,9 @@ enum SDKNameTable {
       notModelled("ZoomVideoSDKUser.getUserReference", "no user reference here"),
       modelled("ZoomVideoSDKUser.isHost", "User.isHost()") { (u: User) in u.isHost() },
       modelled("ZoomVideoSDKUser.isManager", "User.isManager()") { (u: User) in u.isManager() },
-      notModelled("ZoomVideoSDKUser.isIndividualRecordAgreed", "no cloud recording here yet"),
+      modelled("ZoomVideoSDKUser.isIndividualRecordAgreed", "User.isIndividualRecordAgreed()") {
+        (u: User) in u.isIndividualRecordAgreed()
+      },
       modelled("ZoomVideoSDKUser.isVideoSpotLighted", "User.isVideoSpotLighted()") {
         (u: User) in u.isVideoSpotLighted()
       },
@@ -1186,6 +1200,46 @@ enum SDKNameTable {
       "1–512 characters; 2 a second per session; `nil` user: everyone else"
     ) { (c: CmdChannel, u: User) in c.sendCommand("raise-hand", receiveUser: u) },
     // Subsessions.
+    // Cloud recording.
+    modelled("ZoomVideoSDKRecordingHelper", "RecordingHelper", "no recording is made") {
+      (_: RecordingHelper) in
+    },
+    modelled(
+      "ZoomVideoSDKRecordingHelper.canStartRecording", "RecordingHelper.canStartRecording()",
+      "the host"
+    ) { (h: RecordingHelper) in h.canStartRecording() },
+    modelled(
+      "ZoomVideoSDKRecordingHelper.startCloudRecording", "RecordingHelper.startCloudRecording()"
+    ) { (h: RecordingHelper) in h.startCloudRecording() },
+    modelled(
+      "ZoomVideoSDKRecordingHelper.stopCloudRecording", "RecordingHelper.stopCloudRecording()"
+    ) { (h: RecordingHelper) in h.stopCloudRecording() },
+    modelled(
+      "ZoomVideoSDKRecordingHelper.pauseCloudRecording", "RecordingHelper.pauseCloudRecording()"
+    ) { (h: RecordingHelper) in h.pauseCloudRecording() },
+    modelled(
+      "ZoomVideoSDKRecordingHelper.resumeCloudRecording",
+      "RecordingHelper.resumeCloudRecording()"
+    ) { (h: RecordingHelper) in h.resumeCloudRecording() },
+    modelled(
+      "ZoomVideoSDKRecordingHelper.getCloudRecordingStatus",
+      "RecordingHelper.getCloudRecordingStatus()"
+    ) { (h: RecordingHelper) in h.getCloudRecordingStatus() },
+    modelled("ZoomVideoSDKRecordAgreementHandler", "RecordAgreementHandler") {
+      (_: RecordAgreementHandler) in
+    },
+    modelled(
+      "ZoomVideoSDKRecordAgreementHandler.agreementType", "RecordAgreementHandler.agreementType",
+      "always traditional"
+    ) { (h: RecordAgreementHandler) in h.agreementType },
+    modelled(
+      "ZoomVideoSDKRecordAgreementHandler.accept", "RecordAgreementHandler.accept()",
+      "everyone hears it"
+    ) { (h: RecordAgreementHandler) in h.accept() },
+    modelled(
+      "ZoomVideoSDKRecordAgreementHandler.decline", "RecordAgreementHandler.decline()",
+      "leaves the session"
+    ) { (h: RecordAgreementHandler) in h.decline() },
     modelled("ZoomVideoSDKSubSessionHelper", "SubSessionHelper", "host and managers only") {
       (_: SubSessionHelper) in
     },
@@ -1479,9 +1533,16 @@ enum SDKNameTable {
       ["Original": 0, "Full_Filled": 1, "LetterBox": 2, "PanAndScan": 3],
       notes: ["Original": "recorded with the subscription; the engine draws nothing"]),
     SDKEnumRows(
-      "ZoomVideoSDKRecordingStatus",
-      cases: ["None", "Start", "Stop", "DiskFull", "Pause", "Connecting"],
-      notModelled: "no cloud recording here yet"),
+      "ZoomVideoSDKRecordingStatus", as: RecordingStatus.self,
+      ["None": 0, "Start": 1, "Stop": 2, "DiskFull": 3, "Pause": 4, "Connecting": 5],
+      notes: [
+        "DiskFull": "never reported: no recording is made",
+        "Connecting": "never reported: a start takes effect at once",
+      ]),
+    SDKEnumRows(
+      "ZoomVideoSDKRecordAgreementType", as: RecordAgreementType.self,
+      ["Invalid": 0, "Traditional": 1, "Individual_Only": 2],
+      notes: ["Individual_Only": "never offered: every recording here is a traditional one"]),
     SDKEnumRows("ZoomVideoSDKSessionType", as: SessionType.self, ["Main": 0, "Sub": 1]),
     SDKEnumRows(
       "ZoomVideoSDKSubSessionStatus", as: SubSessionStatus.self,
@@ -1577,8 +1638,7 @@ enum SDKNameTable {
     (5000, "Errors_Session_Live_Stream_Error", "out of scope: live streaming"),
     (5500, "Errors_Session_Phone_Error", "out of scope: phone dial-out"),
     (5501, "Errors_Dont_Support_Multi_Stream_Video_User", "out of scope: multiple cameras"),
-    (5503, "Errors_No_Recording_In_Process", "no cloud recording here yet"),
-    (5504, "Errors_Recording_Is_Connecting", "no cloud recording here yet"),
+    (5504, "Errors_Recording_Is_Connecting", "a start takes effect at once here"),
     (
       5505, "Errors_Set_Virtual_Background_Fail",
       "out of scope: video effects; 5504 in older builds"

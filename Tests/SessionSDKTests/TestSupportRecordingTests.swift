@@ -275,6 +275,7 @@ struct TestSupportRecordingTests {
     "onSubSessionStatusChanged", "onSubSessionManagerHandle", "onSubSessionParticipantHandle",
     "onSubSessionUsersUpdate", "onBroadcastMessageFromMainSession",
     "onSubSessionUserHelpRequestHandler", "onSubSessionUserHelpRequestResult",
+    "onCloudRecordingStatus", "onUserRecordAgreementNotification",
   ]
 
   /// A hand-made recording that fires every callback once or more: the events' callbacks come
@@ -320,6 +321,9 @@ struct TestSupportRecordingTests {
       .subSession(.helpRequested(by: 4, subSessionID: "1-1")),
       .subSession(.helpResult(.busy)),
       .subSession(.statusChanged(.stopped, [SubSession(id: "1-1", name: "Group 1")])),
+      .recording(.statusChanged(.start)),
+      .recording(.agreed(2)),
+      .recording(.statusChanged(.stop)),
       .hostChanged(newHost: 3),
       .usersLeft([5]),
       .sessionLeft(reason: .kickByHost),

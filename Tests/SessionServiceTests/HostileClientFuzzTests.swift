@@ -132,7 +132,10 @@ private final class HostileClients {
       case 0: return .spotlightVideo(userID())
       case 1: return .unspotlightVideo(userID())
       case 2: return .unspotlightAllVideos
-      default: return .subSession(subSessionCommand())
+      default:
+        return chance(80)
+          ? .subSession(subSessionCommand())
+          : .recording(one(of: [.start, .stop, .pause, .resume, .agree]))
       }
     default: return .reportNetworkQuality(one(of: NetworkQuality.allCases))
     }

@@ -149,10 +149,10 @@ private func heavyCharacter(_ marks: Int) -> String {
     #expect(size <= bound)
     #expect(bound <= WireProtocol.defaultMaxFrameSize)
     // The figures Docs/WireProtocol.md §7 and Docs/SessionService.md quote.
-    #expect(bound == 1_021_115)
-    #expect(budget.usersFitting(in: WireProtocol.defaultMaxFrameSize) == 1_027)
+    #expect(bound == 1_026_118)
+    #expect(budget.usersFitting(in: WireProtocol.defaultMaxFrameSize) == 1_021)
     // What a session admits with the default message size (its snapshot in fragments).
-    #expect(budget.usersFitting(in: WireProtocol.defaultMaxMessageSize) == 16_476)
+    #expect(budget.usersFitting(in: WireProtocol.defaultMaxMessageSize) == 16_395)
     let service = SessionService(configuration: ServiceConfiguration(credentials: [:]))
     #expect(service.admissionLimit == limits.maxUsers)
   }

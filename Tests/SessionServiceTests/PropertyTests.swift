@@ -250,10 +250,11 @@ private final class Fuzzer {
       return .subSession(
         chance(75) ? .join(subSessionID: pick(listed) ?? "1-1") : .returnToMain)
     case 38:
-      switch Int.random(in: 0..<3, using: &random) {
+      switch Int.random(in: 0..<5, using: &random) {
       case 0: return .subSession(.broadcast(one(of: ["back in 5", ""])))
       case 1: return .subSession(.requestHelp)
-      default: return .subSession(.answerHelp(requester: target, join: flag))
+      case 2: return .subSession(.answerHelp(requester: target, join: flag))
+      default: return .recording(one(of: [.start, .stop, .pause, .resume, .agree]))
       }
     default: return .leave(end: flag)
     }

@@ -13,7 +13,7 @@ enum PackageFiles {
   static let exampleNames = [
     "quickstart", "share-annotation", "classroom", "churn-1000", "host-crash", "partition-heal",
     "service-restart", "swarm-classroom", "media-impairments", "tight-downlink", "lossy-viewer",
-    "share-under-cap", "raise-hand", "classroom-groups",
+    "share-under-cap", "raise-hand", "classroom-groups", "recorded-lesson",
   ]
 
   /// The benchmark's scenarios (`sessionbench simulation`): too large to run as they are in a

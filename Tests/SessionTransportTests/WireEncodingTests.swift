@@ -50,7 +50,7 @@ import Testing
       sessionName: "", sessionID: "", myself: 0, participants: [], shares: [share])
     #expect(
       payload(.joined(snapshot, resumeToken: 0))
-        == "90 00 00 00 00 02 01 09 01 00 00 03 02 11 ac 02 01 04 01 00 00 00 00 00 00 00")
+        == "90 00 00 00 00 02 01 09 01 00 00 03 02 11 ac 02 01 04 01 00 00 00 00 00 00 00 00 00")
   }
 
   @Test func typicalVideoStatusBatchIsSevenBytes() {
@@ -134,8 +134,9 @@ import Testing
       sequence: 129)
     #expect(
       try frame(.message(.joined(snapshot, resumeToken: 0x1234_5678)))
-        == "00 00 00 3c 90 0a 41 6c 67 65 62 72 61 31 30 31 02 73 31 07 02 03 03 54 6f 6d 00 01 01 "
-        + "00 00 00 00 01 00 07 03 41 64 61 02 00 01 01 00 00 00 02 00 02 00 01 00 00 00 00 00 81 01 "
+        == "00 00 00 3e 90 0a 41 6c 67 65 62 72 61 31 30 31 02 73 31 07 02 03 03 54 6f 6d 00 01 01 "
+        + "00 00 00 00 01 00 07 03 41 64 61 02 00 01 01 00 00 00 02 00 02 00 01 00 00 00 00 00 00 00 "
+        + "81 01 "
         + "f8 ac d1 91 01"
     )
     #expect(try frame(.message(.command(1, .startVideo))) == "00 00 00 03 12 01 02")

@@ -55,13 +55,13 @@ private func clientError(_ payload: [UInt8], _ decoder: WireDecoder = WireDecode
   }
 
   @Test func unknownEventAndCommandTagsAreRejected() {
-    for tag: UInt8 in [0, 31, 0xFF] {
+    for tag: UInt8 in [0, 32, 0xFF] {
       let error = serverError([0x94, tag])
       #expect(error?.code == .unknownTag)
       #expect(error?.offset == 1)
       #expect(serverError([0x93, 0x01, 0x01, tag])?.code == .unknownTag)
     }
-    for tag: UInt8 in [0, 37, 0xFF] {
+    for tag: UInt8 in [0, 38, 0xFF] {
       let error = clientError([0x12, 0x00, tag])
       #expect(error?.code == .unknownTag)
       #expect(error?.offset == 2)
@@ -203,7 +203,7 @@ private func clientError(_ payload: [UInt8], _ decoder: WireDecoder = WireDecode
 
   @Test func setsMustBeStrictlyAscending() {
     func snapshot(annotators: String) -> [UInt8] {
-      bytes("90 00 00 00 00 02 01 09 01 00 00 \(annotators) 00 00 01 00 00 00 00 00 00 00")
+      bytes("90 00 00 00 00 02 01 09 01 00 00 \(annotators) 00 00 01 00 00 00 00 00 00 00 00 00")
     }
     #expect(serverError(snapshot(annotators: "02 01 02")) == nil)
     #expect(serverError(snapshot(annotators: "02 02 01"))?.code == .invalidValue)

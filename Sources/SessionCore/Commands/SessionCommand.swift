@@ -74,6 +74,8 @@ public enum SessionCommand: Sendable, Codable, Hashable {
   case unspotlightAllVideos
   /// A subsession call; see ``SubSessionCommand``.
   case subSession(SubSessionCommand)
+  /// A cloud-recording call; see ``RecordingCommand``.
+  case recording(RecordingCommand)
 
   /// The case name, for logs.
   public var name: String {
@@ -114,6 +116,7 @@ public enum SessionCommand: Sendable, Codable, Hashable {
     case .unspotlightVideo: "unspotlightVideo"
     case .unspotlightAllVideos: "unspotlightAllVideos"
     case .subSession: "subSession"
+    case .recording: "recording"
     }
   }
 }

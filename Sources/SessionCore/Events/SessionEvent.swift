@@ -67,6 +67,8 @@ public enum SessionEvent: Sendable, Codable, Hashable {
   /// A subsession fact: the status and list, a member's move, or a notice (a broadcast from
   /// the main session, a help request, its answer); see ``SubSessionEvent``.
   indirect case subSession(SubSessionEvent)
+  /// A cloud-recording fact: the status, or a member's agreement; see ``RecordingEvent``.
+  case recording(RecordingEvent)
   /// The SDK reported an error (`onError`).
   case errorOccurred(error: VideoSDKError, detail: Int)
 }
@@ -121,6 +123,7 @@ extension SessionEvent {
     case .commandReceived: "commandReceived"
     case .spotlightChanged: "spotlightChanged"
     case .subSession: "subSession"
+    case .recording: "recording"
     case .errorOccurred: "errorOccurred"
     }
   }

@@ -118,6 +118,15 @@ extension SessionState {
       problems.append("chat message ids disagree with messages")
     }
     problems += subSessionProblems()
+    for user in recording.agreed where participants[user] == nil {
+      problems.append("\(user) agreed to be recorded and is not present")
+    }
+    if !recording.agreed.isEmpty, !recording.isRecording {
+      problems.append("agreements kept while the recording is \(recording.status)")
+    }
+    if recording.status == .diskFull || recording.status == .connecting {
+      problems.append("recording status \(recording.status) is never kept")
+    }
     if shareSetting == .none, !shares.isEmpty {
       problems.append("a share is live while sharing is off")
     }

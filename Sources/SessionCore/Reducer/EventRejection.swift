@@ -27,6 +27,9 @@ public struct EventRejection: Error, Sendable, Hashable, CustomStringConvertible
     /// A subsession status change that does not follow from the current one, a move to a
     /// subsession that is not open, or a move of a member who still shares or annotates.
     case subSessionNotAllowed
+    /// A recording status change that does not follow from the current one, or an agreement
+    /// with no recording in progress.
+    case recordingNotAllowed
   }
 
   /// The kind of failure.

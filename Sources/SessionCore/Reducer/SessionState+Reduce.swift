@@ -242,6 +242,9 @@ extension SessionState {
     case .subSession(let change):
       try reduceSubSession(change, event)
 
+    case .recording(let change):
+      try reduceRecording(change, event)
+
     case .initialized, .cleanedUp, .joinRequested, .sessionJoined, .joinFailed, .leaveRequested,
       .sessionLeft, .errorOccurred:
       preconditionFailure("lifecycle events are handled by reduce(_:)")
@@ -382,6 +385,7 @@ extension SessionState {
         spotlighted.remove(at: index)
       }
       if !subSessions.rooms.isEmpty { subSessions.rooms.removeValue(forKey: id) }
+      if !recording.agreed.isEmpty { recording.agreed.remove(id) }
     }
   }
 
@@ -484,6 +488,7 @@ extension SessionState {
       throw reject(.invalidSnapshot, event, "myself \(snapshot.myself) is not in the roster")
     }
     try next.adoptSubSessions(snapshot.subSessions, event)
+    try next.adoptRecording(snapshot.recording, event)
     if snapshot.shareSetting != .multi,
       Set(snapshot.shares.map { next.subSessions.rooms[$0.owner] }).count
         < snapshot.shares.count

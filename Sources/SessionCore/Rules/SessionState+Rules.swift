@@ -41,6 +41,8 @@ extension SessionState {
 
     case .subSession(let call):
       return authorize(call, by: user, caller: caller)
+    case .recording(let call):
+      return authorize(call, by: user, caller: caller)
 
     case .spotlightVideo(let target):
       guard caller.role == .host else { return .sessionNoRights }
@@ -211,6 +213,37 @@ extension SessionState {
     case .answerHelp(let requester, _):
       guard caller.role == .host else { return .sessionNoRights }
       return board.rooms[requester] == nil ? .invalidParameter : .success
+    }
+  }
+}
+
+extension SessionState {
+  /// Whether `caller` may make a cloud-recording call now, and if not, the SDK's error for it.
+  ///
+  /// Only the host starts, pauses, resumes and stops (`Errors_Session_No_Rights`); stopping or
+  /// pausing with nothing recording is `Errors_No_Recording_In_Process`; starting a running
+  /// recording or resuming one not paused is `Errors_Wrong_Usage`. Anyone else agrees once
+  /// while a recording is in progress.
+  func authorize(_ call: RecordingCommand, by user: UserID, caller: Participant)
+    -> VideoSDKError
+  {
+    let status = recording.status
+    switch call {
+    case .start:
+      guard caller.role == .host else { return .sessionNoRights }
+      return recording.isRecording ? .wrongUsage : .success
+    case .stop:
+      guard caller.role == .host else { return .sessionNoRights }
+      return recording.isRecording ? .success : .noRecordingInProcess
+    case .pause:
+      guard caller.role == .host else { return .sessionNoRights }
+      return status == .start ? .success : .noRecordingInProcess
+    case .resume:
+      guard caller.role == .host else { return .sessionNoRights }
+      return status == .pause ? .success : .wrongUsage
+    case .agree:
+      guard recording.isRecording else { return .noRecordingInProcess }
+      return recording.agreed.contains(user) ? .wrongUsage : .success
     }
   }
 }

@@ -53,6 +53,7 @@ extension SessionState {
       activeSpeakers: activeSpeakers,
       spotlighted: spotlighted,
       subSessions: subSessions,
+      recording: recording,
       sequence: sequence)
   }
 
@@ -79,7 +80,8 @@ extension SessionState {
     SharedSessionFacts(
       sessionName: sessionName, sessionID: sessionID, participants: participants,
       hostID: hostID, shareSetting: shareSetting, shares: shares, chatPrivilege: chatPrivilege,
-      activeSpeakers: activeSpeakers, spotlighted: spotlighted, subSessions: subSessions)
+      activeSpeakers: activeSpeakers, spotlighted: spotlighted, subSessions: subSessions,
+      recording: recording)
   }
 }
 
@@ -105,4 +107,6 @@ public struct SharedSessionFacts: Sendable, Hashable {
   public var spotlighted: [UserID] = []
   /// The subsessions and who is in which.
   public var subSessions = SubSessionBoard()
+  /// The cloud recording.
+  public var recording = RecordingBoard()
 }

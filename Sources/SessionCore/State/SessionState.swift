@@ -58,6 +58,8 @@ public struct SessionState: Sendable {
   public internal(set) var spotlighted: [UserID] = []
   /// The subsessions (breakout rooms): their status, the committed list, who is in which.
   public internal(set) var subSessions = SubSessionBoard()
+  /// The cloud recording: its status and who agreed to be recorded.
+  public internal(set) var recording = RecordingBoard()
   /// The last error reported (`onError`) or that ended a join.
   public internal(set) var lastError: VideoSDKError?
 
@@ -106,6 +108,7 @@ extension SessionState: Equatable {
       && lhs.hostID == rhs.hostID && lhs.shareSetting == rhs.shareSetting
       && lhs.chatPrivilege == rhs.chatPrivilege && lhs.activeSpeakers == rhs.activeSpeakers
       && lhs.spotlighted == rhs.spotlighted && lhs.subSessions == rhs.subSessions
+      && lhs.recording == rhs.recording
       && lhs.unmuteRequestedBy == rhs.unmuteRequestedBy && lhs.lastError == rhs.lastError
       && lhs.participants == rhs.participants && lhs.shares == rhs.shares
       && lhs.chat.messages == rhs.chat.messages
@@ -117,7 +120,7 @@ extension SessionState: Codable {
   private enum CodingKeys: String, CodingKey {
     case phase, sessionName, sessionID, myselfID, participants, hostID, shareSetting, shares
     case chatPrivilege, chatMessages, activeSpeakers, unmuteRequestedBy, lastError, isServiceView
-    case spotlighted, subSessions
+    case spotlighted, subSessions, recording
   }
 
   /// Decodes a state and rebuilds its caches.
@@ -140,6 +143,8 @@ extension SessionState: Codable {
     subSessions =
       try container.decodeIfPresent(SubSessionBoard.self, forKey: .subSessions)
       ?? SubSessionBoard()
+    recording =
+      try container.decodeIfPresent(RecordingBoard.self, forKey: .recording) ?? RecordingBoard()
     unmuteRequestedBy = try container.decodeIfPresent(UserID.self, forKey: .unmuteRequestedBy)
     lastError = try container.decodeIfPresent(VideoSDKError.self, forKey: .lastError)
     isServiceView = try container.decodeIfPresent(Bool.self, forKey: .isServiceView) ?? false
@@ -187,6 +192,7 @@ extension SessionState: Codable {
     if subSessions != SubSessionBoard() {
       try container.encode(subSessions, forKey: .subSessions)
     }
+    if recording != RecordingBoard() { try container.encode(recording, forKey: .recording) }
     try container.encodeIfPresent(unmuteRequestedBy, forKey: .unmuteRequestedBy)
     try container.encodeIfPresent(lastError, forKey: .lastError)
     if isServiceView { try container.encode(true, forKey: .isServiceView) }

@@ -23,6 +23,8 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
   public var spotlighted: [UserID]
   /// The subsessions and who is in which.
   public var subSessions: SubSessionBoard
+  /// The cloud recording's status and who agreed to be recorded.
+  public var recording: RecordingBoard
   /// The number of the last event folded into this snapshot.
   public var sequence: UInt64
 
@@ -39,6 +41,7 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
   ///   - activeSpeakers: Who is talking now.
   ///   - spotlighted: Whose video is spotlighted, in order.
   ///   - subSessions: The subsessions and who is in which; none by default.
+  ///   - recording: The cloud recording; none by default.
   ///   - sequence: The number of the last event folded into the snapshot.
   public init(
     sessionName: String,
@@ -51,6 +54,7 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
     activeSpeakers: [UserID] = [],
     spotlighted: [UserID] = [],
     subSessions: SubSessionBoard = SubSessionBoard(),
+    recording: RecordingBoard = RecordingBoard(),
     sequence: UInt64 = 0
   ) {
     self.sessionName = sessionName
@@ -63,12 +67,13 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
     self.activeSpeakers = activeSpeakers
     self.spotlighted = spotlighted
     self.subSessions = subSessions
+    self.recording = recording
     self.sequence = sequence
   }
 
   private enum CodingKeys: String, CodingKey {
     case sessionName, sessionID, myself, participants, shareSetting, shares, chatPrivilege
-    case activeSpeakers, spotlighted, subSessions, sequence
+    case activeSpeakers, spotlighted, subSessions, recording, sequence
   }
 
   /// Decodes a snapshot; one written before spotlight or subsessions existed has nobody
@@ -90,6 +95,8 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
     subSessions =
       try container.decodeIfPresent(SubSessionBoard.self, forKey: .subSessions)
       ?? SubSessionBoard()
+    recording =
+      try container.decodeIfPresent(RecordingBoard.self, forKey: .recording) ?? RecordingBoard()
     sequence = try container.decode(UInt64.self, forKey: .sequence)
   }
 
@@ -111,6 +118,7 @@ public struct SessionSnapshot: Sendable, Codable, Hashable {
     if subSessions != SubSessionBoard() {
       try container.encode(subSessions, forKey: .subSessions)
     }
+    if recording != RecordingBoard() { try container.encode(recording, forKey: .recording) }
     try container.encode(sequence, forKey: .sequence)
   }
 }

@@ -65,6 +65,12 @@ package enum CallbackMapping {
       get { rare?.values.subSessions }
       set { update { $0.subSessions = newValue } }
     }
+    /// For a recording event: whether a start asks the local user to agree (not the host, not
+    /// agreed yet, and the recording was not merely paused).
+    package var asksRecordingAgreement: Bool {
+      get { rare?.values.asksRecordingAgreement ?? false }
+      set { update { $0.asksRecordingAgreement = newValue } }
+    }
 
     /// Creates a context.
     ///
@@ -135,10 +141,11 @@ package enum CallbackMapping {
         var annotationHelperOwners: Set<UserID> = []
         var resyncBefore: SharedSessionFacts?
         var subSessions: SubSessionFacts?
+        var asksRecordingAgreement = false
 
         var isEmpty: Bool {
           endedShares.isEmpty && annotationHelperOwners.isEmpty && resyncBefore == nil
-            && subSessions == nil
+            && subSessions == nil && !asksRecordingAgreement
         }
       }
 
@@ -215,6 +222,14 @@ package enum CallbackMapping {
         context.subSessions = SubSessionFacts(before: change, in: state())
       } else if hasSubSessionMembers {
         context.subSessions = SubSessionFacts(board: board())
+      }
+      if case .recording(.statusChanged(.start)) = event {
+        let before = state()
+        if let me = before.myself, me.role != .host, before.recording.status != .pause,
+          !before.recording.agreed.contains(me.id)
+        {
+          context.asksRecordingAgreement = true
+        }
       }
       return context
     }
@@ -340,6 +355,14 @@ package enum CallbackMapping {
         body(.onSubSessionManagerHandle(true))
       }
       if board.isStarted { body(.onSubSessionParticipantHandle(true)) }
+      // A recording in progress: its status, and (but for the host) the consent prompt.
+      let recording = snapshot.recording
+      if recording.isRecording {
+        let asks =
+          listed.last(where: { $0.id == snapshot.myself }).map { $0.role != .host } == true
+          && !recording.agreed.contains(snapshot.myself)
+        body(.onCloudRecordingStatus(recording.status, asksAgreement: asks))
+      }
 
     case .joinFailed(let error):
       body(.onError(error, detail: 0))
@@ -424,6 +447,12 @@ package enum CallbackMapping {
 
     case .spotlightChanged(let users):
       body(.onSpotlightVideoChanged(users))
+
+    case .recording(.statusChanged(let status)):
+      body(.onCloudRecordingStatus(status, asksAgreement: context.asksRecordingAgreement))
+
+    case .recording(.agreed(let user)):
+      body(.onUserRecordAgreementNotification(user))
 
     case .subSession(let change):
       subSessionCallbacks(
@@ -520,6 +549,13 @@ package enum CallbackMapping {
     }
     if snapshot.spotlighted != before.spotlighted {
       output.append(.onSpotlightVideoChanged(snapshot.spotlighted))
+    }
+    if snapshot.recording.status != before.recording.status {
+      let asks =
+        snapshot.recording.status == .start && !before.recording.isRecording
+        && after[me].map { $0.role != .host } == true
+        && !snapshot.recording.agreed.contains(me)
+      output.append(.onCloudRecordingStatus(snapshot.recording.status, asksAgreement: asks))
     }
     if snapshot.subSessions != before.subSessions {
       let board = snapshot.subSessions

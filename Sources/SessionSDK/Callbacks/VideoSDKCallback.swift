@@ -125,6 +125,14 @@ public enum VideoSDKCallback: Sendable, Codable, Hashable {
   case onSubSessionUserHelpRequestHandler(requester: UserID, subSessionID: String)
   /// `onSubSessionUserHelpRequestResult(_:)`.
   case onSubSessionUserHelpRequestResult(SubSessionHelpResult)
+
+  // MARK: Cloud recording
+
+  /// `onCloudRecordingStatus(_:recordAgreementHandler:)`: the status, and whether the local
+  /// user is asked to agree (a handler given).
+  case onCloudRecordingStatus(RecordingStatus, asksAgreement: Bool)
+  /// `onUserRecordAgreementNotification(_:)`: a member agreed to be recorded.
+  case onUserRecordAgreementNotification(UserID)
 }
 
 extension VideoSDKCallback {
@@ -171,6 +179,8 @@ extension VideoSDKCallback {
     case .onBroadcastMessageFromMainSession: "onBroadcastMessageFromMainSession"
     case .onSubSessionUserHelpRequestHandler: "onSubSessionUserHelpRequestHandler"
     case .onSubSessionUserHelpRequestResult: "onSubSessionUserHelpRequestResult"
+    case .onCloudRecordingStatus: "onCloudRecordingStatus"
+    case .onUserRecordAgreementNotification: "onUserRecordAgreementNotification"
     }
   }
 }

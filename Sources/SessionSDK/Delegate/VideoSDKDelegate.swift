@@ -270,6 +270,21 @@ public protocol VideoSDKDelegate: AnyObject {
   ///
   /// - Parameter result: What became of the request.
   func onSubSessionUserHelpRequestResult(_ result: SubSessionHelpResult)
+
+  // MARK: Cloud recording
+
+  /// The cloud recording's status changed, or the local user joined a session being recorded.
+  ///
+  /// - Parameters:
+  ///   - status: The status.
+  ///   - recordAgreementHandler: When a recording starts (or is in progress at a join), the
+  ///     consent prompt for each member but the host who has not agreed yet; `nil` otherwise.
+  func onCloudRecordingStatus(
+    _ status: RecordingStatus, recordAgreementHandler: RecordAgreementHandler?)
+  /// A member agreed to be recorded.
+  ///
+  /// - Parameter user: Who agreed.
+  func onUserRecordAgreementNotification(_ user: User?)
 }
 
 extension VideoSDKDelegate {
@@ -498,4 +513,16 @@ extension VideoSDKDelegate {
   ///
   /// - Parameter result: What became of the request.
   public func onSubSessionUserHelpRequestResult(_ result: SubSessionHelpResult) {}
+  /// Does nothing.
+  ///
+  /// - Parameters:
+  ///   - status: The status.
+  ///   - recordAgreementHandler: The consent prompt, or `nil`.
+  public func onCloudRecordingStatus(
+    _ status: RecordingStatus, recordAgreementHandler: RecordAgreementHandler?
+  ) {}
+  /// Does nothing.
+  ///
+  /// - Parameter user: Who agreed.
+  public func onUserRecordAgreementNotification(_ user: User?) {}
 }

@@ -94,6 +94,14 @@ public final class User: Identifiable {
     session?.liveState?.spotlighted.contains(id) ?? false
   }
 
+  /// Whether the user agreed to be recorded in the recording in progress.
+  ///
+  /// - Returns: `true` once the user accepted; `false` otherwise, and once the recording
+  ///   stopped or the user or the session is gone.
+  public func isIndividualRecordAgreed() -> Bool {
+    session?.liveState?.recording.agreed.contains(id) ?? false
+  }
+
   /// Whether the user is in a subsession now.
   ///
   /// - Returns: `true` while the user is in a subsession; `false` in the main session, and

@@ -144,6 +144,12 @@ extension SDKEngine {
           reference: reference, requester: requester, subSessionID: subSessionID))
     case .onSubSessionUserHelpRequestResult(let result):
       delegate.onSubSessionUserHelpRequestResult(result)
+    case .onCloudRecordingStatus(let status, let asksAgreement):
+      delegate.onCloudRecordingStatus(
+        status,
+        recordAgreementHandler: asksAgreement ? RecordAgreementHandler(reference: reference) : nil)
+    case .onUserRecordAgreementNotification(let id):
+      delegate.onUserRecordAgreementNotification(user(id))
     }
   }
 

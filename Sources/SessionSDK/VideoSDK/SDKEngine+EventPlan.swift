@@ -123,6 +123,9 @@ extension SDKEngine {
       case .subSession:
         // Who the local user sees before and after a move.
         self = .bookkept(Bookkeeping(readsStateBefore: true))
+      case .recording:
+        // Whether the local user is asked to agree: their role and consent before.
+        self = .bookkept(Bookkeeping(readsStateBefore: true))
       }
     }
 

@@ -68,6 +68,7 @@ final class SDKEngine: LinkLookahead {
   let chatHelper = ChatHelper()
   let cmdChannel = CmdChannel()
   let subSessionHelper = SubSessionHelper()
+  let recordingHelper = RecordingHelper()
 
   // Read by fewer events, or only by commands and the lifecycle.
 
@@ -145,6 +146,7 @@ final class SDKEngine: LinkLookahead {
     chatHelper.reference = reference
     cmdChannel.reference = reference
     subSessionHelper.reference = reference
+    recordingHelper.reference = reference
   }
 
   deinit {

@@ -259,6 +259,12 @@ public final class VideoSDK {
   /// - Returns: The instance's command channel, the same object on every call.
   public func getCmdChannel() -> CmdChannel! { engine.cmdChannel }
   // swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
+  /// The cloud-recording helper (``RecordingHelper``): the status and the consent; no
+  /// recording is made.
+  ///
+  /// - Returns: The instance's recording helper, the same object on every call.
+  public func getRecordingHelper() -> RecordingHelper! { engine.recordingHelper }
+  // swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
   /// The subsession helper (``SubSessionHelper``), for the host and managers only, as in the
   /// SDK (lower-case "s" in `getsub…`).
   ///

@@ -231,6 +231,24 @@ extension ScenarioRunner {
     case .commitSubSessions, .withdrawSubSessions, .startSubSessions, .stopSubSessions,
       .joinSubSession, .returnToMainSession, .broadcastToSubSessions, .requestHelp, .answerHelp:
       result = performSubSession(operation, by: peer, text: text, value: value) == .success
+    case .startRecording: result = sdk.getRecordingHelper().startCloudRecording() == .success
+    case .pauseRecording: result = sdk.getRecordingHelper().pauseCloudRecording() == .success
+    case .resumeRecording: result = sdk.getRecordingHelper().resumeCloudRecording() == .success
+    case .stopRecording: result = sdk.getRecordingHelper().stopCloudRecording() == .success
+    case .answerRecording:
+      guard peer.recordingPrompts > 0 else {
+        result = false
+        break
+      }
+      peer.recordingPrompts = 0
+      let prompt = sdk.recordAgreementHandler
+      if value ?? true {
+        result = prompt.accept()
+      } else {
+        // Declining a traditional recording leaves the session, and the peer stays out.
+        peer.wantsSession = false
+        result = prompt.decline()
+      }
     }
     if !result {
       refusedCount += 1

@@ -78,6 +78,16 @@ extension ScenarioRunner {
       let mine = state.myselfID.flatMap { state.subSessions.subSession(of: $0)?.name } ?? "main"
       if mine != place { problems.append("expected to be in \(place), was in \(mine)") }
     }
+    if let status = assertion.recording, "\(state.recording.status)" != status {
+      problems.append("expected recording \(status), saw \(state.recording.status)")
+    }
+    if let names = assertion.recordAgreed {
+      let expected = Set(names.compactMap(id))
+      if expected != state.recording.agreed || expected.count != names.count {
+        problems.append(
+          "expected \(names) to have agreed, saw \(state.recording.agreed.sorted().map(named))")
+      }
+    }
     if let least = assertion.broadcastsReceived, peer.broadcastsReceived < least {
       problems.append(
         "expected at least \(least) broadcasts received, saw \(peer.broadcastsReceived)")

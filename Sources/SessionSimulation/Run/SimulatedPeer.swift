@@ -71,6 +71,7 @@ final class SimulatedPeer: @unchecked Sendable {
     commandsReceived = 0
     broadcastsReceived = 0
     helpRequests = []
+    recordingPrompts = 0
     annotationHelper = nil
     isTalking = false
     canvases = [:]
@@ -104,12 +105,15 @@ final class SimulatedPeer: @unchecked Sendable {
   var broadcastsReceived = 0
   /// Help requests heard (as the host) and not answered yet, oldest first.
   var helpRequests: [(requester: UserID, subSessionID: String)] = []
+  /// Recording consent prompts received and not answered yet.
+  var recordingPrompts = 0
 
   func observe(_ callback: VideoSDKCallback, checksDelivery: Bool) {
     callbackCount += 1
     switch callback {
     case .onCommandReceived: commandsReceived += 1
     case .onBroadcastMessageFromMainSession: broadcastsReceived += 1
+    case .onCloudRecordingStatus(_, true): recordingPrompts += 1
     case .onSubSessionUserHelpRequestHandler(let requester, let subSessionID):
       helpRequests.append((requester, subSessionID))
     default: break

@@ -109,6 +109,17 @@ public struct ActionSpec: Sendable, Hashable, Codable {
     /// The newest help request the peer heard: `joinSubSessionByUserRequest()` (`value` true,
     /// the default) or `ignore()`.
     case answerHelp
+    /// `RecordingHelper.startCloudRecording()`.
+    case startRecording
+    /// `RecordingHelper.pauseCloudRecording()`.
+    case pauseRecording
+    /// `RecordingHelper.resumeCloudRecording()`.
+    case resumeRecording
+    /// `RecordingHelper.stopCloudRecording()`.
+    case stopRecording
+    /// The newest recording consent prompt the peer got: `accept()` (`value` true, the
+    /// default) or `decline()`, which leaves the session for good.
+    case answerRecording
   }
 
   /// When, after the start.

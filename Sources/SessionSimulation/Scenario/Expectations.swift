@@ -104,6 +104,10 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
   /// The fewest subsession broadcasts the peer must have received by then (in its current
   /// life).
   public var broadcastsReceived: Int?
+  /// The cloud recording's status: `none`, `start`, `pause` or `stop`.
+  public var recording: String?
+  /// Who agreed to be recorded, by peer name, in any order.
+  public var recordAgreed: [String]?
 
   /// Makes an assertion.
   ///
@@ -124,12 +128,15 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
   ///   - subSessions: The subsessions' status by name (`started` …).
   ///   - inSubSession: Where the peer is: a subsession's name, or `main`.
   ///   - broadcastsReceived: The fewest subsession broadcasts received by then.
+  ///   - recording: The cloud recording's status by name (`start` …).
+  ///   - recordAgreed: Who agreed to be recorded, by peer name.
   public init(
     at: SimDuration, peers: String? = nil, inSession: Bool? = nil, host: String? = nil,
     managers: [String]? = nil, rosterCount: Int? = nil, sees: [String]? = nil,
     doesNotSee: [String]? = nil, sharing: [String]? = nil, videoOn: [String]? = nil,
     shareLocked: Bool? = nil, commandsReceived: Int? = nil, spotlighted: [String]? = nil,
-    subSessions: String? = nil, inSubSession: String? = nil, broadcastsReceived: Int? = nil
+    subSessions: String? = nil, inSubSession: String? = nil, broadcastsReceived: Int? = nil,
+    recording: String? = nil, recordAgreed: [String]? = nil
   ) {
     self.at = at
     self.peers = peers
@@ -147,5 +154,7 @@ public struct AssertionSpec: Sendable, Hashable, Codable {
     self.subSessions = subSessions
     self.inSubSession = inSubSession
     self.broadcastsReceived = broadcastsReceived
+    self.recording = recording
+    self.recordAgreed = recordAgreed
   }
 }

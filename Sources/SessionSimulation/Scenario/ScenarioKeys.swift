@@ -55,7 +55,7 @@ enum ScenarioKeys {
     [
       "at", "peers", "inSession", "host", "managers", "rosterCount", "sees", "doesNotSee",
       "sharing", "videoOn", "shareLocked", "commandsReceived", "spotlighted", "subSessions",
-      "inSubSession", "broadcastsReceived",
+      "inSubSession", "broadcastsReceived", "recording", "recordAgreed",
     ], [:])
   static let scenario = Shape.object(
     [

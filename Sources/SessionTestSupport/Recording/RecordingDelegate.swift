@@ -568,4 +568,31 @@ public final class RecordingDelegate: VideoSDKDelegate {
     record(.onSubSessionUserHelpRequestResult(result))
     forwardee?.onSubSessionUserHelpRequestResult(result)
   }
+
+  // MARK: Cloud recording
+
+  /// Records ``SessionSDK/VideoSDKCallback/onCloudRecordingStatus(_:asksAgreement:)``.
+  ///
+  /// - Parameters:
+  ///   - status: The status; recorded.
+  ///   - recordAgreementHandler: The consent prompt; whether there is one is recorded.
+  public func onCloudRecordingStatus(
+    _ status: RecordingStatus, recordAgreementHandler: RecordAgreementHandler?
+  ) {
+    record(.onCloudRecordingStatus(status, asksAgreement: recordAgreementHandler != nil))
+    forwardee?.onCloudRecordingStatus(status, recordAgreementHandler: recordAgreementHandler)
+  }
+
+  /// Records ``SessionSDK/VideoSDKCallback/onUserRecordAgreementNotification(_:)``.
+  ///
+  /// - Parameter user: Who agreed; its id is recorded, and `nil` is listed in
+  ///   ``unrepresentable``.
+  public func onUserRecordAgreementNotification(_ user: User?) {
+    if let user {
+      record(.onUserRecordAgreementNotification(user.id))
+    } else {
+      missing("onUserRecordAgreementNotification")
+    }
+    forwardee?.onUserRecordAgreementNotification(user)
+  }
 }

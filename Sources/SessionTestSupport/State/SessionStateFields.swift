@@ -43,6 +43,8 @@ public struct SessionStateFields: Sendable, Hashable {
   public var spotlighted: [UserID]
   /// ``SessionCore/SessionState/subSessions``.
   public var subSessions: SubSessionBoard
+  /// ``SessionCore/SessionState/recording``.
+  public var recording: RecordingBoard
   /// ``SessionCore/SessionState/unmuteRequestedBy``.
   public var unmuteRequestedBy: UserID?
   /// ``SessionCore/SessionState/lastError``.
@@ -67,6 +69,7 @@ public struct SessionStateFields: Sendable, Hashable {
     activeSpeakers = state.activeSpeakers
     spotlighted = state.spotlighted
     subSessions = state.subSessions
+    recording = state.recording
     unmuteRequestedBy = state.unmuteRequestedBy
     lastError = state.lastError
     isServiceView = state.isServiceView
@@ -157,6 +160,7 @@ protocol SharedFields {
   var activeSpeakers: [UserID] { get }
   var spotlighted: [UserID] { get }
   var subSessions: SubSessionBoard { get }
+  var recording: RecordingBoard { get }
 }
 
 extension SessionStateFields: SharedFields {}
@@ -178,6 +182,7 @@ struct FieldDiff {
     check("activeSpeakers", expected.activeSpeakers, got.activeSpeakers)
     check("spotlighted", expected.spotlighted, got.spotlighted)
     check("subSessions", expected.subSessions, got.subSessions)
+    check("recording", expected.recording, got.recording)
     participants(expected.participants, got.participants)
     shares(expected.shares, got.shares)
   }

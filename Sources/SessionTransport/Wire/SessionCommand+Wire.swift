@@ -39,7 +39,8 @@ extension SessionCommand: WireEncodable, WireDecodable {
     static let unspotlightVideo: UInt8 = 34
     static let unspotlightAllVideos: UInt8 = 35
     static let subSession: UInt8 = 36
-    static let last: UInt8 = 36
+    static let recording: UInt8 = 37
+    static let last: UInt8 = 37
   }
 
   func encode(to writer: inout WireWriter) {
@@ -134,6 +135,9 @@ extension SessionCommand: WireEncodable, WireDecodable {
     case .subSession(let call):
       writer.byte(WireTag.subSession)
       call.encode(to: &writer)
+    case .recording(let call):
+      writer.byte(WireTag.recording)
+      call.encode(to: &writer)
     case .deleteChatMessage(let messageID):
       writer.byte(WireTag.deleteChatMessage)
       writer.string(messageID)
@@ -224,6 +228,8 @@ extension SessionCommand: WireEncodable, WireDecodable {
       self = .unspotlightAllVideos
     case WireTag.subSession:
       self = .subSession(try SubSessionCommand(from: &reader))
+    case WireTag.recording:
+      self = .recording(try RecordingCommand(from: &reader))
     case WireTag.deleteChatMessage:
       self = .deleteChatMessage(messageID: try reader.string("deleteChatMessage message id"))
     case WireTag.changeChatPrivilege:

@@ -33,7 +33,8 @@ extension SessionEvent: WireEncodable, WireDecodable {
     static let commandReceived: UInt8 = 28
     static let spotlightChanged: UInt8 = 29
     static let subSession: UInt8 = 30
-    static let last: UInt8 = 30
+    static let recording: UInt8 = 31
+    static let last: UInt8 = 31
   }
 
   func encode(to writer: inout WireWriter) {
@@ -138,6 +139,9 @@ extension SessionEvent: WireEncodable, WireDecodable {
     case .subSession(let change):
       writer.byte(WireTag.subSession)
       change.encode(to: &writer)
+    case .recording(let change):
+      writer.byte(WireTag.recording)
+      change.encode(to: &writer)
     case .errorOccurred(let error, let detail):
       writer.byte(WireTag.errorOccurred)
       error.write(to: &writer)
@@ -240,6 +244,8 @@ extension SessionEvent: WireEncodable, WireDecodable {
       self = .commandReceived(sender: sender, content: try reader.string("commandReceived content"))
     case WireTag.subSession:
       self = .subSession(try SubSessionEvent(from: &reader))
+    case WireTag.recording:
+      self = .recording(try RecordingEvent(from: &reader))
     case WireTag.errorOccurred:
       let error = try VideoSDKError.read("errorOccurred error", from: &reader)
       self = .errorOccurred(error: error, detail: try reader.signed("errorOccurred detail"))

@@ -81,6 +81,7 @@ extension SessionSnapshot: WireEncodable, WireDecodable {
     writer.array(activeSpeakers) { $0.user($1) }
     writer.array(spotlighted) { $0.user($1) }
     subSessions.encode(to: &writer)
+    recording.encode(to: &writer)
     writer.varint(sequence)
   }
 
@@ -103,12 +104,13 @@ extension SessionSnapshot: WireEncodable, WireDecodable {
       (reader: inout WireReader) throws(WireError) in try reader.user("snapshot spotlighted user")
     }
     let subSessions = try SubSessionBoard(from: &reader)
+    let recording = try RecordingBoard(from: &reader)
     let sequence = try reader.varint("snapshot sequence")
     self.init(
       sessionName: sessionName, sessionID: sessionID, myself: myself, participants: participants,
       shareSetting: shareSetting, shares: shares, chatPrivilege: chatPrivilege,
       activeSpeakers: activeSpeakers, spotlighted: spotlighted, subSessions: subSessions,
-      sequence: sequence)
+      recording: recording, sequence: sequence)
   }
 }
 

@@ -51,7 +51,9 @@ public struct SnapshotBudget: Sendable, Hashable {
     let annotation = widestUser
     let speaker = widestUser
     let subSessionMember = widestUser + 1  // a position under 128
-    let perUser = participant + share + annotation + speaker + subSessionMember
+    let recordingAgreement = widestUser
+    let perUser =
+      participant + share + annotation + speaker + subSessionMember + recordingAgreement
     let fixed =
       1  // message type
       + Self.stringSize(maxSessionNameBytes) + Self.stringSize(maxSessionIDBytes)
@@ -60,6 +62,7 @@ public struct SnapshotBudget: Sendable, Hashable {
       + 2  // share setting, chat privilege
       + 1 + SessionState.maxSpotlighted * widestUser  // the spotlight list
       + 1 + 1 + widestCount  // subsession status, list and member counts
+      + 1 + widestCount  // recording status, agreement count
       + SessionState.maxSubSessions
       * (Self.stringSize(SessionState.maxSubSessionIDBytes) + Self.stringSize(0) + 1)
       + SessionState.maxSubSessionNamesBytes  // the names, a byte more each for a longer count

@@ -138,6 +138,10 @@ struct RosterPrinter {
       return "\(name(user)) asks for help in subsession \(id)"
     case .subSession(.helpResult(let result)):
       return "help request: \(result)"
+    case .recording(.statusChanged(let status)):
+      return "cloud recording: \(status)"
+    case .recording(.agreed(let user)):
+      return "\(name(user)) agreed to be recorded"
     case .managerChanged(let user, let isManager):
       return "\(name(user)) is \(isManager ? "now" : "no longer") a manager"
     case .nameChanged(let user, let newName): return "\(name(user)) is now called \(newName)"

@@ -249,13 +249,13 @@ let allRejectionCodes: [EventRejection.Code] = {
   let codes: [EventRejection.Code] = [
     .outOfPhase, .unknownUser, .duplicateUser, .secondHost, .noChange, .invalidTarget,
     .invalidShareTransition, .shareNotAllowed, .annotationNotAllowed, .unknownOrDuplicateMessage,
-    .invalidSnapshot, .subSessionNotAllowed,
+    .invalidSnapshot, .subSessionNotAllowed, .recordingNotAllowed,
   ]
   for code in codes {
     switch code {
     case .outOfPhase, .unknownUser, .duplicateUser, .secondHost, .noChange, .invalidTarget,
       .invalidShareTransition, .shareNotAllowed, .annotationNotAllowed,
-      .unknownOrDuplicateMessage, .invalidSnapshot, .subSessionNotAllowed:
+      .unknownOrDuplicateMessage, .invalidSnapshot, .subSessionNotAllowed, .recordingNotAllowed:
       break
     }
   }

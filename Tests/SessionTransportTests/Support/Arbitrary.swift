@@ -83,7 +83,9 @@ struct Arbitrary {
       shareSetting: element(ShareSetting.self),
       shares: (0..<int(in: 0...3)).map { _ in share() },
       chatPrivilege: element(ChatPrivilege.self), activeSpeakers: users(), spotlighted: users(),
-      subSessions: subSessionBoard(), sequence: uint64())
+      subSessions: subSessionBoard(),
+      recording: RecordingBoard(status: element(RecordingStatus.self), agreed: Set(users())),
+      sequence: uint64())
   }
 
   /// A board whose members are in listed subsessions (the wire numbers them by position), with
@@ -136,7 +138,7 @@ struct Arbitrary {
   // MARK: Events and commands
 
   /// The number of `SessionEvent` cases.
-  static let eventCaseCount = 30
+  static let eventCaseCount = 31
 
   mutating func event() -> SessionEvent { event(case: int(in: 0...Self.eventCaseCount - 1)) }
 
@@ -175,12 +177,15 @@ struct Arbitrary {
     case 26: .errorOccurred(error: error(), detail: int())
     case 27: .commandReceived(sender: user(), content: string())
     case 28: .spotlightChanged(users())
-    default: .subSession(subSessionEvent())
+    case 29: .subSession(subSessionEvent())
+    default:
+      bool()
+        ? .recording(.statusChanged(element(RecordingStatus.self))) : .recording(.agreed(user()))
     }
   }
 
   /// The number of `SessionCommand` cases.
-  static let commandCaseCount = 36
+  static let commandCaseCount = 37
 
   mutating func command() -> SessionCommand {
     command(case: int(in: 0...Self.commandCaseCount - 1))
@@ -224,7 +229,8 @@ struct Arbitrary {
     case 32: .spotlightVideo(user())
     case 33: .unspotlightVideo(user())
     case 34: .unspotlightAllVideos
-    default: .subSession(subSessionCommand())
+    case 35: .subSession(subSessionCommand())
+    default: .recording([.start, .stop, .pause, .resume, .agree][int(in: 0...4)])
     }
   }
 
