@@ -29,7 +29,7 @@ public final class SubSessionHelper {
 
   /// Adds names to the prepared list.
   ///
-  /// - Parameter toPreList: The names to add, in order.
+  /// - Parameter subSessionNames: The names to add, in order.
   /// - Returns: `Errors_Success`; `Errors_Invalid_Parameter` (adding none) if a name is empty,
   ///   longer than 64 characters, repeated, or the list would pass 50;
   ///   `Errors_Session_No_Rights` for a participant.
@@ -45,7 +45,7 @@ public final class SubSessionHelper {
 
   /// Removes names from the prepared list.
   ///
-  /// - Parameter fromPreList: The names to remove.
+  /// - Parameter subSessionNames: The names to remove.
   /// - Returns: `Errors_Success`; `Errors_Invalid_Parameter` (removing none) if a name is not
   ///   in the list.
   @discardableResult
