@@ -56,10 +56,6 @@ public struct SessionState: Sendable {
   /// Whose video is spotlighted, in the order the host spotlighted them
   /// (`getSpotlightedVideoUserList`); at most ``maxSpotlighted``.
   public internal(set) var spotlighted: [UserID] = []
-  /// The subsessions (breakout rooms): their status, the committed list, who is in which.
-  public internal(set) var subSessions = SubSessionBoard()
-  /// The cloud recording: its status and who agreed to be recorded.
-  public internal(set) var recording = RecordingBoard()
   /// The last error reported (`onError`) or that ended a join.
   public internal(set) var lastError: VideoSDKError?
 
@@ -72,6 +68,12 @@ public struct SessionState: Sendable {
   /// The most chat messages ``chatMessages`` keeps: when a message arrives beyond it, the
   /// oldest is forgotten. A setting, not a fact: neither compared nor encoded.
   public internal(set) var chatHistoryLimit = SessionLimits.defaultMaxChatHistory
+  // Behind everything the everyday events read: facts only subsession and recording events
+  // change (and a leave, once it checks they are empty).
+  /// The subsessions (breakout rooms): their status, the committed list, who is in which.
+  public internal(set) var subSessions = SubSessionBoard()
+  /// The cloud recording: its status and who agreed to be recorded.
+  public internal(set) var recording = RecordingBoard()
 
   /// A state before `initialize`.
   public init() {}
