@@ -103,6 +103,13 @@ public final class VideoSDK {
     }
   }
 
+  /// Makes the instance the shared one (``shareInstance()``) in every callback it delivers,
+  /// as a first ``withSharedInstance(_:_:)`` does, from any isolation: for tools that run copies
+  /// of app code on instances they make (simulated peers).
+  package func becomeSharedInstanceInCallbacks() {
+    _ = engine.sharedScope(of: self)
+  }
+
   /// Creates an uninitialized instance.
   public init() {}
 

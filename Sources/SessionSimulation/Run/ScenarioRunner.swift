@@ -34,6 +34,13 @@ public struct RunOptions: Sendable {
   /// What makes loopback mode's world: `LoopbackWorld.maker` from `LoopbackSimulation`;
   /// `nil` (the default) runs deterministic mode only.
   public var loopbackWorld: LoopbackWorldMaker?
+  /// App code for each peer (its view model, say), as many copies as there are peers: called
+  /// with each peer's name whenever the peer's instance is made (again after a kill). The
+  /// delegate it returns is the instance's delegate, kept alive by the run, and the instance is
+  /// the shared one in every callback it delivers, so unchanged app code that calls
+  /// `ZoomVideoSDK.shareInstance()` finds its own peer's instance. Callbacks arrive where the
+  /// run runs: run from the main actor for main-actor app code.
+  public var appDelegate: (@Sendable (_ peer: String) -> (any VideoSDKDelegate)?)?
 
   /// Makes options.
   ///
@@ -327,6 +334,11 @@ public final class ScenarioRunner: @unchecked Sendable {
 
   private func makeInstance(for peer: SimulatedPeer) -> VideoSDK {
     let sdk = VideoSDK()
+    if let makeDelegate = options.appDelegate, let delegate = makeDelegate(peer.name) {
+      peer.appDelegate = delegate
+      sdk.delegate = delegate
+      sdk.becomeSharedInstanceInCallbacks()
+    }
     let clock = world.clock(for: peer.name)
     let params = InitParams(
       domain: "sim.sessionengine", transport: world.transport(for: peer.name), clock: clock)

@@ -107,6 +107,9 @@ final class SimulatedPeer: @unchecked Sendable {
   var helpRequests: [(requester: UserID, subSessionID: String)] = []
   /// Recording consent prompts received and not answered yet.
   var recordingPrompts = 0
+  /// The app code attached to the current instance (`RunOptions.appDelegate`), kept alive
+  /// here: an instance holds its delegate weakly.
+  var appDelegate: (any VideoSDKDelegate)?
 
   func observe(_ callback: VideoSDKCallback, checksDelivery: Bool) {
     callbackCount += 1
