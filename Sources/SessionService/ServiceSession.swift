@@ -67,8 +67,8 @@ final class ServiceSession {
   var commandWindow = RateWindow()
   /// How many subsession lists were committed: each commit's ids carry its number.
   var subSessionGeneration: UInt64 = 0
-  /// The help request the host has not answered yet.
-  var pendingHelp: (requester: UserID, subSessionID: String)?
+  /// The help request the host has not answered yet, and the host it went to.
+  var pendingHelp: (requester: UserID, subSessionID: String, host: UserID)?
   /// Who received each chat message to everyone sent while subsessions were open (only the
   /// sender's place did): they alone hear of its deletion.
   var chatAudiences: [String: [UserID]] = [:]

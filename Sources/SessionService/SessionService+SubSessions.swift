@@ -54,11 +54,13 @@ extension SessionService {
       if let host = session.state.hostID, board.rooms[host] == room {
         result = .hostAlreadyInSubSession
       } else if let pending = session.pendingHelp, pending.requester != user,
-        board.rooms[pending.requester] != nil
+        board.rooms[pending.requester] != nil, pending.host == session.state.hostID
       {
+        // A request waits only while its requester is in a subsession and the host it went
+        // to is still the host (a new host never heard it).
         result = .busy
       } else if let host = session.state.hostID {
-        session.pendingHelp = (requester: user, subSessionID: room)
+        session.pendingHelp = (requester: user, subSessionID: room, host: host)
         emitPrivately(
           .subSession(.helpRequested(by: user, subSessionID: room)), to: [host], in: session)
         result = .idle
@@ -82,7 +84,10 @@ extension SessionService {
   {
     switch call {
     case .answerHelp(let requester, _):
-      return session.pendingHelp?.requester == requester ? .success : .invalidParameter
+      guard let pending = session.pendingHelp, pending.requester == requester,
+        pending.host == user
+      else { return .invalidParameter }
+      return .success
     default:
       return .success
     }

@@ -251,6 +251,29 @@ struct SubSessionTests {
     #expect(testbed.serviceState()?.subSessions.list.map(\.name) == ["New"])
   }
 
+  @Test func aRequestWaitingForAHostWhoHandedOverBlocksNobody() throws {
+    let (teacher, students) = try classInGroups()
+    let (ada, bob, cy) = (students[0], students[1], students[2])
+    #expect(ada.listener.kits[0].joinSubSession() == .success)
+    #expect(cy.listener.kits[1].joinSubSession() == .success)
+    testbed.run()
+    #expect(ada.listener.participant?.requestForHelp() == .success)
+    testbed.run()
+    let unanswered = try #require(teacher.listener.helpRequests.first)
+    // The teacher hands the host role to Bob before answering.
+    let bobUser = try #require(teacher.sdk.getSession()?.user(withID: bob.id))
+    #expect(teacher.sdk.getUserHelper().makeHost(bobUser))
+    testbed.run()
+    // Cy's request reaches the new host instead of finding it busy.
+    #expect(cy.listener.participant?.requestForHelp() == .success)
+    testbed.run()
+    #expect(cy.listener.helpResults == [.idle])
+    #expect(bob.listener.helpRequests.map(\.requester) == [cy.id])
+    // The old host's handler answers nothing now.
+    #expect(unanswered.ignore() == .sessionNoRights)
+    testbed.assertConverged()
+  }
+
   @Test func aShareStopsAtTheBorderAndEachPlaceSharesOnItsOwn() throws {
     let (teacher, students) = try classInGroups()
     let (ada, bob, cy) = (students[0], students[1], students[2])

@@ -43,11 +43,3 @@ extension SessionState {
     recording = board
   }
 }
-
-/// Builds a rejection; kept out of line so that the reducer's happy paths stay small.
-@inline(never)
-private func reject(
-  _ code: EventRejection.Code, _ event: SessionEvent, _ detail: String
-) -> EventRejection {
-  EventRejection(code, event: event.name, detail: detail)
-}

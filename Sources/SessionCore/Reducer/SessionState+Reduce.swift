@@ -535,9 +535,10 @@ extension SessionState {
   }
 }
 
-/// Builds a rejection; kept out of line so that the reducer's happy paths stay small.
+/// Builds a rejection; kept out of line so that the reducer's happy paths stay small. Every
+/// reducer file uses this one.
 @inline(never)
-private func reject(
+func reject(
   _ code: EventRejection.Code, _ event: SessionEvent, _ detail: String
 ) -> EventRejection {
   EventRejection(code, event: event.name, detail: detail)

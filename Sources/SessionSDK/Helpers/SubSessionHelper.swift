@@ -36,7 +36,9 @@ public final class SubSessionHelper {
   @discardableResult
   public func addSubSession(toPreList subSessionNames: [String]) -> VideoSDKError {
     if let refusal = refusal() { return refusal }
+    // The count first: a list of any length costs nothing before it is refused.
     guard !subSessionNames.isEmpty,
+      preList.count + subSessionNames.count <= SessionState.maxSubSessions,
       SessionState.validSubSessionNames(preList + subSessionNames)
     else { return .invalidParameter }
     preList += subSessionNames

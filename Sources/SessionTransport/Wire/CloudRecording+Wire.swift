@@ -3,19 +3,6 @@ import SessionCore
 // Cloud recording on the wire (WireProtocol.md §5, §6): one event tag and one command tag,
 // each followed by a sub-tag byte, and the recording at the end of a snapshot.
 
-extension WireReader {
-  /// Reads a recording status byte.
-  mutating func recordingStatus(_ what: StaticString) throws(WireError) -> RecordingStatus {
-    let start = offset
-    let raw = try byte(what)
-    guard let status = RecordingStatus(rawValue: Int(raw)) else {
-      throw WireError(
-        .invalidEnumValue, offset: start, detail: "\(what): no value has raw value \(raw)")
-    }
-    return status
-  }
-}
-
 extension RecordingBoard: WireEncodable, WireDecodable {
   /// The status, then who agreed as a set (ascending ids).
   func encode(to writer: inout WireWriter) {
@@ -24,7 +11,7 @@ extension RecordingBoard: WireEncodable, WireDecodable {
   }
 
   init(from reader: inout WireReader) throws(WireError) {
-    let status = try reader.recordingStatus("recording status")
+    let status = try reader.intEnum(RecordingStatus.self, "recording status")
     self.init(status: status, agreed: try reader.userSet("recording agreed"))
   }
 }
@@ -50,7 +37,7 @@ extension RecordingEvent: WireEncodable, WireDecodable {
   init(from reader: inout WireReader) throws(WireError) {
     switch try reader.tag("recording event tag", last: WireTag.last) {
     case WireTag.statusChanged:
-      self = .statusChanged(try reader.recordingStatus("recording status"))
+      self = .statusChanged(try reader.intEnum(RecordingStatus.self, "recording status"))
     case WireTag.agreed:
       self = .agreed(try reader.user("recording agreed user"))
     case let tag:

@@ -19,17 +19,6 @@ extension SubSession: WireEncodable, WireDecodable {
 }
 
 extension WireReader {
-  /// Reads a subsession status byte.
-  mutating func subSessionStatus(_ what: StaticString) throws(WireError) -> SubSessionStatus {
-    let start = offset
-    let raw = try byte(what)
-    guard let status = SubSessionStatus(rawValue: Int(raw)) else {
-      throw WireError(
-        .invalidEnumValue, offset: start, detail: "\(what): no value has raw value \(raw)")
-    }
-    return status
-  }
-
   /// Reads a subsession list.
   mutating func subSessionList(_ what: StaticString) throws(WireError) -> [SubSession] {
     try array(what, minimumElementSize: SubSession.minimumWireSize) {
@@ -54,7 +43,7 @@ extension SubSessionBoard: WireEncodable, WireDecodable {
   }
 
   init(from reader: inout WireReader) throws(WireError) {
-    let status = try reader.subSessionStatus("subsession status")
+    let status = try reader.intEnum(SubSessionStatus.self, "subsession status")
     let list = try reader.subSessionList("subsession list")
     let members = try reader.array("subsession members", minimumElementSize: 2) {
       (reader: inout WireReader) throws(WireError) -> (UserID, UInt64) in
@@ -111,7 +100,7 @@ extension SubSessionEvent: WireEncodable, WireDecodable {
   init(from reader: inout WireReader) throws(WireError) {
     switch try reader.tag("subsession event tag", last: WireTag.last) {
     case WireTag.statusChanged:
-      let status = try reader.subSessionStatus("subsession status")
+      let status = try reader.intEnum(SubSessionStatus.self, "subsession status")
       self = .statusChanged(status, try reader.subSessionList("subsession list"))
     case WireTag.userMoved:
       let user = try reader.user("subsession mover")
@@ -127,13 +116,7 @@ extension SubSessionEvent: WireEncodable, WireDecodable {
       let user = try reader.user("subsession help requester")
       self = .helpRequested(by: user, subSessionID: try reader.string("subsession help id"))
     case WireTag.helpResult:
-      let start = reader.offset
-      let raw = try reader.byte("subsession help result")
-      guard let result = SubSessionHelpResult(rawValue: Int(raw)) else {
-        throw WireError(
-          .invalidEnumValue, offset: start, detail: "subsession help result: no value \(raw)")
-      }
-      self = .helpResult(result)
+      self = .helpResult(try reader.intEnum(SubSessionHelpResult.self, "subsession help result"))
     case let tag:
       throw reader.unknownTag("subsession event tag", tag, at: reader.offset - 1)
     }

@@ -88,6 +88,19 @@ struct WireReader {
     return value
   }
 
+  /// Reads a one-byte value of an `Int`-backed enum (the SDK's `NS_ENUM`s numbered from 0).
+  mutating func intEnum<Value: RawRepresentable<Int>>(
+    _: Value.Type, _ what: StaticString
+  ) throws(WireError) -> Value {
+    let start = offset
+    let raw = try byte(what)
+    guard let value = Value(rawValue: Int(raw)) else {
+      throw WireError(
+        .invalidEnumValue, offset: start, detail: "\(what): no value has raw value \(raw)")
+    }
+    return value
+  }
+
   /// Reads an unsigned LEB128 varint of at most 10 bytes, in its shortest form.
   @inline(__always)
   mutating func varint(_ what: StaticString) throws(WireError) -> UInt64 {
