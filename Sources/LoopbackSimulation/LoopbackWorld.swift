@@ -298,6 +298,23 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
   /// - Parameter sink: Gets each event's line.
   public func traceNetwork(to sink: @escaping (String) -> Void) {}
 
+  /// Starts noting when the service first sends each event, in milliseconds since the run
+  /// started (the server's loop reads the clock).
+  public func noteEventSendTimes() {
+    let start = self.start
+    tap.noteSendTimes {
+      let span = start.duration(to: .now)
+      return span.components.seconds * 1_000
+        + span.components.attoseconds / 1_000_000_000_000_000
+    }
+  }
+
+  /// When the service first sent an event, once noted.
+  ///
+  /// - Parameter sequence: The event's sequence number.
+  /// - Returns: Milliseconds since the run started; `nil` when not noted.
+  public func eventSentAt(sequence: UInt64) -> Int64? { tap.sentAt(sequence: sequence) }
+
   /// Ends the run.
   ///
   /// - Returns: What was still in flight, a line each.

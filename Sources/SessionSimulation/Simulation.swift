@@ -26,6 +26,8 @@ public enum Simulation {
     public var report: RunReport
     /// The trace's lines (empty unless kept).
     public var trace: [String]
+    /// The run's timeline, when ``RunOptions/recordsTimeline`` was set.
+    package var timeline: RunTimeline?
   }
 
   /// Runs `scenario` once.
@@ -45,7 +47,7 @@ public enum Simulation {
     defer { world.shutdown() }
     let runner = ScenarioRunner(scenario: scenario, world: world, options: options)
     let report = try runner.run()
-    return Outcome(report: report, trace: runner.traceLines)
+    return Outcome(report: report, trace: runner.traceLines, timeline: runner.timelineResult)
   }
 
   /// A fresh world of a mode for a scenario.

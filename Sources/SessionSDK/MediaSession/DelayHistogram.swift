@@ -95,6 +95,16 @@ package struct DelayHistogram: Sendable, Hashable {
     return maximum
   }
 
+  /// The buckets that hold a delay, in increasing order: each one's upper edge (the largest
+  /// delay it holds, µs) and its count.
+  ///
+  /// - Returns: The non-empty buckets.
+  package func buckets() -> [(edge: Int64, count: UInt64)] {
+    counts.indices.compactMap { index in
+      counts[index] == 0 ? nil : (Self.upperEdge(of: index), counts[index])
+    }
+  }
+
   /// The mean delay, µs; 0 when empty.
   package var mean: Double { count == 0 ? 0 : Double(sum) / Double(count) }
 }

@@ -81,6 +81,17 @@ package final class HostTap: SessionHost, @unchecked Sendable {
 
   package let service: SessionService
   private let record = Mutex(Record())
+  /// When the service first sent each event, by sequence number (index 0 for sequence 1), in
+  /// the clock's milliseconds, once ``noteSendTimes(clock:)`` ran: what a run's report measures
+  /// callback latency from.
+  private let sendTimes = Mutex(SendTimes())
+  /// Whether ``sendTimes`` is on: read without the lock for every message the service sends.
+  private let notesSendTimes = Atomic<Bool>(false)
+
+  private struct SendTimes: Sendable {
+    var clock: (@Sendable () -> Int64)?
+    var times: [Int64] = []
+  }
 
   package init(_ service: SessionService) { self.service = service }
 
@@ -88,7 +99,48 @@ package final class HostTap: SessionHost, @unchecked Sendable {
     // Unowned(unsafe): the tap owns the service, which holds this closure.
     service.attach { [unowned(unsafe) self] item in
       self.record.withLock { record in HostTap.note(item, in: &record) }
+      self.noteSendTime(of: item)
       output(item)
+    }
+  }
+
+  /// Starts noting when the service first sends each event: ``sentAt(sequence:)`` answers
+  /// from then on.
+  ///
+  /// - Parameter clock: Milliseconds since the run started, read on the service's domain.
+  package func noteSendTimes(clock: @escaping @Sendable () -> Int64) {
+    sendTimes.withLock { $0.clock = clock }
+    notesSendTimes.store(true, ordering: .releasing)
+  }
+
+  /// When the service first sent the event with this sequence number, if noted.
+  ///
+  /// - Parameter sequence: The event's sequence number.
+  /// - Returns: Milliseconds since the run started; `nil` when not noted.
+  package func sentAt(sequence: UInt64) -> Int64? {
+    sendTimes.withLock { noted in
+      guard sequence > 0, sequence <= UInt64(noted.times.count) else { return nil }
+      return noted.times[Int(sequence - 1)]
+    }
+  }
+
+  private func noteSendTime(of item: HostOutput) {
+    guard notesSendTimes.load(ordering: .acquiring) else { return }
+    let message: ServerMessage
+    switch item {
+    case .send(let sent, _), .broadcast(let sent, _): message = sent
+    default: return
+    }
+    guard case .events(let batch) = message else { return }
+    sendTimes.withLock { noted in
+      guard let clock = noted.clock else { return }
+      let last = batch.firstSequence &+ UInt64(batch.events.count) &- 1
+      // Only sequence numbers after the noted ones, and not absurdly far past them.
+      guard last > UInt64(noted.times.count), last - UInt64(noted.times.count) < 1 << 20 else {
+        return
+      }
+      let now = clock()
+      while UInt64(noted.times.count) < last { noted.times.append(now) }
     }
   }
 

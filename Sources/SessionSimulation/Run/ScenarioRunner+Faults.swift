@@ -84,6 +84,7 @@ extension ScenarioRunner {
 
   func apply(_ fault: WorldFault) {
     if options.keepsTrace { trace.recordNetwork("fault \(fault)") }
+    noteOnTimeline(fault)
     if !world.inject(fault) { noteUnsupported(Self.kindName(fault)) }
   }
 

@@ -41,6 +41,10 @@ public struct RunOptions: Sendable {
   /// `ZoomVideoSDK.shareInstance()` finds its own peer's instance. Callbacks arrive where the
   /// run runs: run from the main actor for main-actor app code.
   public var appDelegate: (@Sendable (_ peer: String) -> (any VideoSDKDelegate)?)?
+  /// Record the run's timeline for its HTML report (``Simulation/Outcome/timeline``): every
+  /// peer's state sampled over time, the faults, rosters, media and callback latency. Reading
+  /// only: the run's trace is the same with it as without.
+  package var recordsTimeline = false
 
   /// Makes options.
   ///
@@ -116,6 +120,12 @@ public final class ScenarioRunner: @unchecked Sendable {
   var watchedRoster = ""
   /// Whether the run has a media plane.
   var hasMedia = false
+  /// The timeline's recorder, when ``RunOptions/recordsTimeline`` is set.
+  var timeline: TimelineRecorder?
+  /// Whether the timeline stopped sampling (the run ended).
+  var timelineFinished = false
+  /// The finished timeline, once the run ended.
+  private(set) var timelineResult: RunTimeline?
   /// How long after the heal a media run's final checks wait, at least.
   static let mediaSettleTime: Int64 = 12_000
 
@@ -197,7 +207,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     let wallSeconds =
       Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18
     let callbacks = try world.perform { self.peers.reduce(0) { $0 + $1.callbackCount } }
-    return RunReport(
+    let report = RunReport(
       scenario: effective.name, mode: world.modeName, seed: options.seed,
       failures: Self.namingRefusals(failures.sorted { $0.at < $1.at }, refusedJoins),
       peers: peers.count,
@@ -208,6 +218,10 @@ public final class ScenarioRunner: @unchecked Sendable {
       convergedAfterHeal: convergedAt, inFlight: inFlight,
       traceDigest: options.keepsTrace ? trace.digestText : "",
       replayCommand: replayCommand(), media: media)
+    if options.recordsTimeline {
+      timelineResult = try world.perform { self.finishTimeline(report, scriptedEnd: end) }
+    }
+    return report
   }
 
   /// The failures, the first assertion among them (or the first that finds a peer out of the
@@ -299,6 +313,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     for fault in scenario.faults {
       schedule(at: fault.at.milliseconds) { $0.inject(fault) }
     }
+    startTimeline(scenario)
     scheduleBehaviours(scenario)
     scheduleRandomFaults(scenario)
     for assertion in scenario.expect.assertions {
@@ -351,6 +366,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     // Read once: `options` holds closures and arrays, which each read from it would retain.
     let keepsTrace = options.keepsTrace
     let isWatched = peer.name == options.watch
+    let recordsTimeline = options.recordsTimeline
     let hasMedia = hasMedia
     let limit = max(1, options.invariantsOnEveryReplicaUpTo)
     // Unowned(unsafe): the runner owns its peers, each peer its instance, each instance these
@@ -369,6 +385,7 @@ public final class ScenarioRunner: @unchecked Sendable {
           if keepsTrace {
             runner.trace.record(peer: peer.index, at: runner.world.elapsed, callback)
           }
+          if recordsTimeline { runner.noteOnTimeline(callback, of: peer) }
           runner.afterCallback(callback, of: peer)
           if hasMedia { runner.updateCanvases(after: callback, of: peer) }
           if isWatched { runner.narrateRoster(of: peer) }

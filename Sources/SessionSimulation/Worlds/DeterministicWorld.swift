@@ -16,6 +16,7 @@ public final class DeterministicWorld: SimulationWorld {
   private let tracesNetwork: Bool
   private var restarts: UInt64 = 0
   private var hasMedia = false
+  private var notesSendTimes = false
 
   /// Makes a world.
   ///
@@ -192,6 +193,7 @@ public final class DeterministicWorld: SimulationWorld {
       var configuration = serviceConfiguration
       configuration.secrets = serviceConfiguration.secrets.restarted(restarts)
       tap = HostTap(SessionService(configuration: configuration))
+      if notesSendTimes { noteEventSendTimes() }
       network.startHost(tap)
       if hasMedia { network.attachMediaHost(tap) }
     case .clockSkew(let peer, let skew):
@@ -217,10 +219,31 @@ public final class DeterministicWorld: SimulationWorld {
   /// - Returns: What was still in flight, a line each.
   public func finish() -> [String] { network.finish().map(\.description) }
 
+  /// Starts noting when the service first sends each event (again after a restart).
+  public func noteEventSendTimes() {
+    notesSendTimes = true
+    // The tap reads the clock on the service's domain, which is this world's one thread.
+    let clock = UncheckedClock(network: network)
+    tap.noteSendTimes { clock.elapsed }
+  }
+
+  /// When the service first sent an event, once noted.
+  ///
+  /// - Parameter sequence: The event's sequence number.
+  /// - Returns: Milliseconds since the run started; `nil` when not noted.
+  public func eventSentAt(sequence: UInt64) -> Int64? { tap.sentAt(sequence: sequence) }
+
   private static func micro(_ milliseconds: Int64) -> Int64 {
     milliseconds.multipliedReportingOverflow(by: 1_000).overflow
       ? Int64.max / 2 : milliseconds * 1_000
   }
+}
+
+/// The virtual clock, for the service's tap: read only on the world's one thread, where the
+/// tap runs (hence `@unchecked Sendable`).
+private struct UncheckedClock: @unchecked Sendable {
+  unowned(unsafe) let network: VirtualNetwork
+  var elapsed: Int64 { network.now / 1_000 }
 }
 
 extension LinkSpec {
