@@ -17,6 +17,9 @@ let commands: [String: Command] = [
   "replay": Command(
     summary: "run a trace's scenario and seed again and compare the traces",
     usage: replayUsage, run: runReplay),
+  "report": Command(
+    summary: "write the HTML report of a recorded run (a --trace file)",
+    usage: reportUsage, run: runReport),
   "token": Command(
     summary: "mint a development JWT (HS256) for a session",
     usage: tokenUsage, run: runToken),

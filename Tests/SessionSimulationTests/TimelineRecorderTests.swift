@@ -48,7 +48,8 @@ import Testing
     for peer in timeline.peers {
       for lane in peer.lanes {
         for (a, b) in zip(lane.segments, lane.segments.dropFirst()) { #expect(a.to <= b.from) }
-        #expect(lane.segments.allSatisfy { 0 <= $0.from && $0.from < $0.to && $0.to <= timeline.end })
+        #expect(
+          lane.segments.allSatisfy { 0 <= $0.from && $0.from < $0.to && $0.to <= timeline.end })
       }
     }
     // The service's roster and the teacher's, with the host named.

@@ -54,7 +54,8 @@ extension ScenarioRunner {
     let now = world.elapsed
     switch fault {
     case .partition(let a, let b, let oneWay):
-      let label = "partition \(a.joined(separator: ", ")) \(oneWay ? "->" : "<->") "
+      let label =
+        "partition \(a.joined(separator: ", ")) \(oneWay ? "->" : "<->") "
         + b.joined(separator: ", ")
       recorder.openFault(
         "partition", label, peers: a + b, at: now, until: nil, key: "partition \(label)")

@@ -2,7 +2,7 @@ import SessionCore
 import VirtualNetwork
 
 /// Swarm testing: the scenario a seed gets when it draws its own rates from the swarm ranges.
-enum SwarmDraw {
+package enum SwarmDraw {
   /// The scenario with the drawn network over every peer's and the drawn fault processes
   /// added; unchanged without swarm ranges.
   static func apply(to scenario: Scenario, streams: RandomStreams) -> Scenario {
@@ -33,6 +33,18 @@ enum SwarmDraw {
     }
     result.description = (scenario.description ?? "") + " [swarm: \(summary(of: result))]"
     return result
+  }
+
+  /// What a seed draws from the scenario's swarm ranges, in words; empty without swarm
+  /// ranges.
+  ///
+  /// - Parameters:
+  ///   - scenario: The scenario as loaded.
+  ///   - seed: The seed.
+  /// - Returns: `loss 0.05, delay mean 40ms, jitter 5ms, partition 1.2/min`, or empty.
+  package static func drawn(by scenario: Scenario, seed: UInt64) -> String {
+    guard scenario.swarm != nil else { return "" }
+    return summary(of: apply(to: scenario, streams: RandomStreams(seed: seed)))
   }
 
   private static func summary(of scenario: Scenario) -> String {

@@ -1,12 +1,14 @@
 import Foundation
 import LoopbackSimulation
 import SessionSimulation
+import Synchronization
 
 /// `sessionsim run SCENARIO`: runs a scenario file and prints its verdict.
 let runUsage = """
   run SCENARIO [--mode deterministic|loopback] [--seed N] [--seeds N] [--swarm]
              [--shard I/K] [--jobs J] [--peers N] [--duration T] [--trace FILE] [--json]
              [--check-determinism] [--shrink [--shrink-out FILE]] [--watch PEER]
+             [--report FILE.html]
 
     SCENARIO             a scenario file (JSON; see Docs/Scenarios.md)
     --mode               deterministic (virtual network and clock; default) or loopback
@@ -30,6 +32,9 @@ let runUsage = """
     --shrink-out FILE    where --shrink writes (default <name>.shrunk.json)
     --watch PEER         print PEER's roster whenever it changes (role order; ★ host,
                          ☆ manager, ⧉ sharing)
+    --report FILE.html   write a self-contained HTML report: a swimlane per peer with the
+                         faults over it, rosters, media and latency, the verdict; for
+                         --seeds, one row per seed (failing first) and the failing runs
 
   exit status: 0 every expectation held, 1 one failed, 2 usage or input error
   """
@@ -42,7 +47,7 @@ let runUsage = """
     Array(arguments.dropFirst()),
     options: [
       "--mode", "--seed", "--seeds", "--peers", "--duration", "--trace", "--shrink-out", "--watch",
-      "--shard", "--jobs",
+      "--shard", "--jobs", "--report",
     ],
     switches: ["--swarm", "--json", "--check-determinism", "--shrink"], usage: runUsage)
   var scenario: Scenario
@@ -86,7 +91,8 @@ let runUsage = """
   }
   let jobs = try parser.integer("--jobs", default: 1, in: 1...256)
   if jobs > 1 {
-    for option in ["--trace", "--watch", "--shrink-out"] where parser.string(option) != nil {
+    for option in ["--trace", "--watch", "--shrink-out", "--report"]
+    where parser.string(option) != nil {
       throw CommandFailure("--jobs cannot be combined with \(option)", status: 2)
     }
     if parser.flag("--shrink") { throw CommandFailure("--jobs cannot shrink", status: 2) }
@@ -102,6 +108,14 @@ let runUsage = """
   var replay = ["--mode", mode.rawValue]
   if let duration = parser.string("--duration") { replay += ["--duration", duration] }
   if let peers = parser.string("--peers") { replay += ["--peers", peers] }
+  let reportPath = parser.string("--report")
+  if let reportPath {
+    if parser.flag("--check-determinism") {
+      throw CommandFailure("--report cannot be combined with --check-determinism", status: 2)
+    }
+    try ReportFile.checkWritable(reportPath)
+  }
+  var sweepReport = SweepReportBuilder(scenario: scenario, path: path, swarm: swarm)
   let progress = Progress(enabled: !json && isatty(STDERR_FILENO) == 1)
   if let watched = parser.string("--watch"),
     !scenario.peers.flatMap(\.names).contains(watched)
@@ -126,6 +140,7 @@ let runUsage = """
           print(line)
         })
     options.loopbackWorld = LoopbackWorld.maker
+    options.recordsTimeline = reportPath != nil
     var report: RunReport
     var trace: [String] = []
     if parser.flag("--check-determinism") {
@@ -147,6 +162,11 @@ let runUsage = """
       let outcome = try Simulation.run(scenario, mode: mode, options: options)
       report = outcome.report
       trace = outcome.trace
+      if var timeline = outcome.timeline {
+        timeline.replayCommand = timeline.replayCommand.replacingOccurrences(
+          of: "<scenario>", with: path)
+        sweepReport.add(report, timeline: timeline)
+      }
     }
     progress.clear()
     report.replayCommand = report.replayCommand.replacingOccurrences(of: "<scenario>", with: path)
@@ -177,11 +197,16 @@ let runUsage = """
     let passed = reports.count { $0.passed }
     print("total: \(passed) of \(reports.count) seeds passed")
   }
+  if let reportPath {
+    let html = sweepReport.html(sweep: seeds > 1, mode: mode.rawValue)
+    try ReportFile.write(html, to: reportPath)
+    if !json { print("report: \(reportPath) (\(ReportFile.size(html)))") }
+  }
   if failed { throw CommandFailure("expectations failed", status: 1) }
 }
 
 private func printReport(_ report: RunReport, verbose: Bool) {
-  print(report.summaryLine)
+  print(Terminal.colouringVerdict(report.summaryLine))
   guard verbose || !report.passed else { return }
   if verbose, let media = report.media {
     print("  media:")
@@ -199,11 +224,12 @@ private func printReport(_ report: RunReport, verbose: Bool) {
     print("  not supported in this mode: \(report.unsupportedFaults.joined(separator: ", "))")
   }
   if verbose, !report.inFlight.isEmpty {
-    print("  still in flight at the end: \(report.inFlight.count)")
+    print("  still in flight at the end (\(report.inFlight.count)):")
+    for line in InFlightSummary.describe(report.inFlight) { print("    \(line)") }
   }
   if !report.passed {
-    print("  first failure: \(report.failures[0])")
-    print("  replay: \(report.replayCommand)")
+    print("  first failure: \(Terminal.red(String(describing: report.failures[0])))")
+    print("  replay: \(Terminal.bold(report.replayCommand))")
   }
 }
 
@@ -227,15 +253,28 @@ private func shrink(
   }
 }
 
-/// A live progress line on a terminal (stderr), nothing when piped.
+/// A live progress line on a terminal (stderr), nothing when piped; redrawn at most ten
+/// times a second.
 final class Progress: Sendable {
   let enabled: Bool
+  private let lastShown = Mutex<ContinuousClock.Instant?>(nil)
 
   init(enabled: Bool) { self.enabled = enabled }
 
   func show(_ line: String) {
     guard enabled else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+    let now = ContinuousClock.now
+    let due = lastShown.withLock { last in
+      guard last.map({ $0.duration(to: now) >= .milliseconds(100) }) ?? true else {
+        return false
+      }
+      last = now
+      return true
+    }
+    guard due else { return }
+    let width = Terminal.columns
+    let shown = line.count > width - 1 ? String(line.prefix(width - 2)) + "…" : line
+    FileHandle.standardError.write(Data("\r\u{1B}[K\(shown)".utf8))
   }
 
   func clear() {
