@@ -1,0 +1,90 @@
+import Foundation
+import SessionSimulation
+import Testing
+
+/// The HTML report in a real browser: `scripts/check-report` opens it once in headless Chromium
+/// and checks that it loads under a second with no console error or uncaught exception, that
+/// its script ran, that the screenshot is not blank, and that it has a lane per peer and its
+/// fault bands. Chromium comes with `scripts/bootstrap --browser` (which `scripts/test` runs).
+@Suite struct ReportBrowserTests {
+  /// The package's root, from this file's path.
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// What a run of `scripts/check-report` printed, and its exit status.
+  struct Outcome {
+    /// The exit status (0 all checks passed, 1 one failed, 2 usage or no browser; -1 killed).
+    var status: Int32
+    /// Its standard output and error.
+    var output: String
+  }
+
+  /// Runs `scripts/check-report` with `arguments`; kills it after `timeout` seconds.
+  static func checkReport(_ arguments: [String], timeout: Double = 90) throws -> Outcome {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("check-report-\(UUID().uuidString).txt")
+    try Data().write(to: output)
+    defer { try? FileManager.default.removeItem(at: output) }
+    let handle = try FileHandle(forWritingTo: output)
+    defer { try? handle.close() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments =
+      ["python3", root.appendingPathComponent("scripts/check-report").path]
+      + arguments
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+    if process.isRunning {
+      process.terminate()
+      process.waitUntilExit()
+      let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+      return Outcome(status: -1, output: "timed out after \(Int(timeout)) s\n" + text)
+    }
+    process.waitUntilExit()
+    return Outcome(
+      status: process.terminationStatus,
+      output: (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+  }
+
+  /// A classroom-shaped run (31 peers, 3 fault bands, media for 4 peers) in Chromium. A
+  /// second try is allowed only when the load time alone failed, as a loaded machine can
+  /// stall any page; every other check must pass the first time.
+  @Test func theClassroomReportLoadsCleanlyInChromium() throws {
+    let timeline = SyntheticTimeline.classroom(students: 30, faults: 3)
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("report-browser-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let page = folder.appendingPathComponent("classroom.html")
+    try Data(HTMLReport.render(timeline).utf8).write(to: page)
+    let arguments = [
+      page.path, "--screenshot", folder.appendingPathComponent("classroom.png").path,
+      "--expect-lanes", "31", "--expect-faults", "3",
+    ]
+    var outcome = try Self.checkReport(arguments)
+    let failed = outcome.output.split(separator: "\n").filter { $0.hasPrefix("FAIL ") }
+    if outcome.status == 1 && failed.count == 1 && failed[0].hasPrefix("FAIL load:") {
+      outcome = try Self.checkReport(arguments)
+    }
+    #expect(outcome.status == 0, "scripts/check-report said:\n\(outcome.output)")
+    #expect(outcome.output.contains("ok   lanes: 31 lane elements"))
+    for line in outcome.output.split(separator: "\n") where line.contains(" load: ") {
+      print("scripts/check-report, classroom report: \(line)")
+    }
+  }
+
+  /// The checker itself: broken pages (a console error, uncaught exceptions, a page whose
+  /// script never finished, a blank page) fail the checks they should, and a good page passes.
+  /// This is what would notice Chromium changing how it reports console messages.
+  @Test func theCheckerCatchesBrokenPages() throws {
+    let outcome = try Self.checkReport(["--self-test"], timeout: 180)
+    #expect(outcome.status == 0, "scripts/check-report --self-test said:\n\(outcome.output)")
+    #expect(
+      outcome.output.split(separator: "\n").filter { $0.hasPrefix("ok   self-test") }.count == 6)
+  }
+}
