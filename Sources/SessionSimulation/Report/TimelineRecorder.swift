@@ -20,6 +20,9 @@ final class TimelineRecorder {
   /// Peers drawn in full per group in a folded run (besides hosts, the watched peer and
   /// peers that failed a check).
   static let expandedPerGroup = 3
+  /// Peers whose every subscription is drawn (the rest show their totals): each costs a
+  /// strip per subscription, 25 in a classroom.
+  static let subscriptionDetailLimit = 6
 
   /// The sampling period, milliseconds.
   let interval: Int64
@@ -278,11 +281,16 @@ final class TimelineRecorder {
     }
     var allDelays = DelayHistogram()
     var mediaRows: [RunTimeline.PeerMedia] = []
+    let detailed = Self.detailedMedia(
+      peers.filter { shown.contains($0.name) && media[$0.index] != nil }.map(\.name),
+      failed: failed, faults: faults, watch: watch)
     for peer in peers {
       guard let record = media[peer.index] else { continue }
       allDelays.merge(record.delays)
       guard shown.contains(peer.name) else { continue }
-      mediaRows.append(record.timeline(peer: peer.name))
+      var row = record.timeline(peer: peer.name)
+      if !detailed.contains(peer.name) { row.subscriptions = [] }
+      mediaRows.append(row)
     }
     let rosterSeries = zip(rosterObservers, rosters).map {
       RunTimeline.RosterSeries(observer: $0, samples: $1)
@@ -294,7 +302,27 @@ final class TimelineRecorder {
       failures: report.failures.map(Self.mark), replayCommand: report.replayCommand,
       peerCount: peers.count, peers: drawn, groups: groups, folded: folded, faults: faults,
       rosters: rosterSeries, media: mediaRows, delay: Self.histogram(allDelays),
-      callbackLatency: Self.histogram(latency), inFlight: report.inFlight)
+      callbackLatency: Self.histogram(latency),
+      inFlight: InFlightSummary.describe(report.inFlight))
+  }
+
+  /// The peers whose subscriptions are drawn one by one, at most
+  /// ``subscriptionDetailLimit``: those a check failed on, then those a fault touched, the
+  /// watched peer, then the rest in order.
+  static func detailedMedia(
+    _ candidates: [String], failed: Set<String>, faults: [RunTimeline.FaultBand],
+    watch: String?
+  ) -> Set<String> {
+    let touched = Set(faults.flatMap(\.peers))
+    let ranked =
+      candidates.filter { failed.contains($0) }
+      + candidates.filter { touched.contains($0) } + candidates.filter { $0 == watch }
+      + candidates
+    var chosen: [String] = []
+    for name in ranked where !chosen.contains(name) && chosen.count < subscriptionDetailLimit {
+      chosen.append(name)
+    }
+    return Set(chosen)
   }
 
   /// A failure placed on the timeline, its expected and actual values read from its detail
@@ -414,8 +442,16 @@ private struct MediaRecord {
     var expected: Int64 = 0
     var freezes = 0
     var paused = 0
+    let state = peer.sdk.store.current
     for stream in figures.streams {
       let key = StreamKey(publisher: stream.publisher, kind: "\(stream.kind)")
+      // A stream whose publisher stopped is over, not frozen.
+      let publishing: Bool
+      switch stream.kind {
+      case .video: publishing = state.participants[stream.publisher]?.isVideoOn == true
+      case .share: publishing = state.shares[stream.publisher] != nil
+      default: publishing = true
+      }
       let before = fresh ? Totals() : previous[key] ?? Totals()
       let current = Totals(
         bytes: stream.bytes, lost: stream.packetsLost, expected: stream.packetsExpected,
@@ -438,9 +474,8 @@ private struct MediaRecord {
       subscriptions[key]?.samples.append(
         RunTimeline.SubscriptionSample(
           at: now, kbps: Double(streamBytes) * 8 / span, layer: stream.layer,
-          paused: stream.isPaused, frozen: stream.isFrozen))
+          paused: stream.isPaused, frozen: stream.isFrozen && publishing))
     }
-    let state = peer.sdk.store.current
     let level = state.myselfID.flatMap { state.participants[$0] }.map {
       switch $0.networkQuality {
       case .bad: 1
