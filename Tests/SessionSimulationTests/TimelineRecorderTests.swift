@@ -62,6 +62,18 @@ import Testing
     #expect((timeline.callbackLatency?.count ?? 0) > 100)
   }
 
+  @Test func aSpotlightShowsOnTheSpotlightedPeersLane() throws {
+    let outcome = try run(try PackageFiles.example("raise-hand"), timeline: true, trace: false)
+    let timeline = try #require(outcome.timeline)
+    let spotlit = timeline.peers.filter { peer in
+      peer.lanes.contains {
+        $0.kind == "spotlight" && $0.segments.contains { $0.value == "spotlighted" }
+      }
+    }
+    #expect(!spotlit.isEmpty)
+    #expect(spotlit.count < timeline.peers.count)
+  }
+
   @Test func aCapIsABandAndTheCappedViewersPausedTracksShow() throws {
     let outcome = try run(try PackageFiles.example("tight-downlink"), timeline: true, trace: false)
     let timeline = try #require(outcome.timeline)

@@ -147,6 +147,7 @@ extension HTMLReport {
     case (_, "muted"): "#b0bec5"
     case (_, "sharing"): "#00897b"
     case (_, "annotating"): "#f4511e"
+    case (_, "spotlighted"): "#fbc02d"
     default: paletteColour(kind + "\u{0}" + value)
     }
   }

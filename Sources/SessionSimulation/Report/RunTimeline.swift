@@ -15,7 +15,7 @@ package struct RunTimeline: Sendable, Hashable, Codable {
     /// Where it ends (exclusive).
     package var to: Int64
     /// The value, in words: `in`, `host`, `manager`, `on`, `muted`, `talking`, `sharing`,
-    /// `annotating`, a subsession's name, `paused`, `dead`.
+    /// `annotating`, a subsession's name, `spotlighted`, `paused`, `dead`.
     package var value: String
 
     package init(from: Int64, to: Int64, value: String) {
@@ -33,9 +33,11 @@ package struct RunTimeline: Sendable, Hashable, Codable {
     package var segments: [Segment]
 
     /// The lane kinds, in the order they are drawn: the process (`paused`, `dead`), in or out
-    /// of the session, role, video, audio, share, annotation, subsession.
+    /// of the session, role, video, audio, share, annotation, subsession, and whether the
+    /// peer's video is spotlighted.
     package static let kinds = [
       "life", "session", "role", "video", "audio", "share", "annotation", "subsession",
+      "spotlight",
     ]
 
     package init(kind: String, segments: [Segment]) {

@@ -213,6 +213,7 @@ final class TimelineRecorder {
     if let room = state.subSessions.rooms[me] {
       values[7] = state.subSessions.list.first { $0.id == room }?.name ?? room
     }
+    if state.spotlighted.contains(me) { values[8] = "spotlighted" }
     return values
   }
 
