@@ -29,7 +29,7 @@ struct PropertyTests {
       applied.formUnion(outcome.appliedKinds)
       codes.formUnion(outcome.codes)
     }
-    #expect(applied == Set(CodingTests.eventJSON.map(\.0.name)))
+    #expect(applied == Set(CodingTests.eventJSONVersion1.map(\.0.name)))
     #expect(codes == Set(allRejectionCodes))
   }
 

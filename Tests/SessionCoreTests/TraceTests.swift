@@ -3,7 +3,7 @@ import Testing
 
 @testable import SessionCore
 
-@Suite("Trace: JSON Lines record, parse, replay, errors")
+@Suite("Trace: JSON Lines record, parse (versions 1 and 2), replay, errors")
 struct TraceTests {
   /// A short classroom session recorded from a store, with one rejected event in the middle
   /// (which is not recorded).
@@ -53,22 +53,58 @@ struct TraceTests {
     #expect(replica.appliedCount == 12)
   }
 
-  @Test func jsonLinesIsAHeaderThenOneEventPerLine() throws {
+  @Test func jsonLinesIsAVersion2HeaderThenOneEventPerLine() throws {
     let (trace, _) = Self.recordedClassroom()
     let lines = trace.jsonLines().split(separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.count == 14)  // header, 12 events, and the empty rest after the final newline
     #expect(lines.last == "")
     #expect(
-      lines[0] == #"{"format":"sessionengine-trace","source":"TraceTests","version":1}"#)
+      lines[0]
+        == #"{"format":"sessionengine-trace","source":"TraceTests","users":[{"id":1,"#
+        + #""name":"Teacher"},{"id":3,"name":"Ada"},{"id":4,"name":"Ben"},{"id":5,"name":"Cy"}],"#
+        + #""version":2}"#)
     #expect(
       lines[1] == #"{"event":{"initialized":{}},"sequence":1,"timestamp":1700000000250}"#)
+    #expect(
+      lines[4]
+        == #"{"event":{"usersJoined":{"users":[{"id":1,"joinOrder":4,"name":"Teacher","#
+        + #""role":"host"}]}},"sequence":4,"timestamp":1700000001000}"#)
     #expect(
       lines[6]
         == #"{"event":{"managerChanged":{"isManager":true,"user":4}},"sequence":6,"#
         + #""timestamp":1700000001500}"#)
+    #expect(
+      lines[7]
+        == #"{"event":{"shareStatusChanged":{"kind":"view","status":"started","user":1}},"#
+        + #""sequence":7,"timestamp":1700000001750}"#)
   }
 
-  @Test func blankLinesAndWindowsLineEndingsAreAccepted() {
+  @Test func theRecorderNamesEveryUserItSawInTheHeader() {
+    let (trace, _) = Self.recordedClassroom()
+    // Ada from the snapshot, the others from joins; the teacher stays named after leaving.
+    #expect(trace.header.users == [1: "Teacher", 3: "Ada", 4: "Ben", 5: "Cy"])
+    #expect(trace.header.version == 2)
+  }
+
+  @Test func aRecorderStartedMidSessionNamesThosePresentAndKeepsFirstNames() {
+    var builder = SessionBuilder.classroom
+    builder.myself = 3
+    let store = SessionStore()
+    store.send(contentsOf: [
+      .initialized, .joinRequested(sessionName: "Algebra101", userName: "Ada"),
+      .sessionJoined(builder.snapshot),
+    ])
+    let recorder = TraceRecorder(store: store)
+    store.send(contentsOf: [
+      .nameChanged(user: 4, name: "Benjamin"), .usersJoined([participant(9, "Nia")]),
+    ])
+    #expect(
+      recorder.trace.header.users
+        == [1: "Teacher", 2: "Assistant", 3: "Ada", 4: "Ben", 5: "Cy", 9: "Nia"])
+    #expect(recorder.trace.events.count == 2)
+  }
+
+  @Test func version1BlankLinesAndWindowsLineEndingsAreAccepted() {
     let text = """
       {"format":"sessionengine-trace","version":1}\r
       \r
@@ -80,9 +116,11 @@ struct TraceTests {
     #expect(parsed.error == nil)
     #expect(parsed.trace.events.map(\.sequence) == [1, 2])
     #expect(parsed.trace.header.source == nil)
+    #expect(parsed.trace.header.version == 1)
+    #expect(parsed.trace.events.last?.event == .errorOccurred(error: .sessionAudioError, detail: 0))
   }
 
-  @Test func gapsInSequenceNumbersAreAccepted() {
+  @Test func version1GapsInSequenceNumbersAreAccepted() {
     let text = """
       {"format":"sessionengine-trace","version":1}
       {"event":{"initialized":{}},"sequence":10,"timestamp":0}
@@ -91,6 +129,7 @@ struct TraceTests {
     #expect(Trace.parse(text).error == nil)
   }
 
+  // Version 1 lines: the bad-line cases below read them exactly as before version 2.
   static let header = #"{"format":"sessionengine-trace","source":"t","version":1}"#
   static let first = #"{"event":{"initialized":{}},"sequence":1,"timestamp":0}"#
   static let second = #"{"event":{"cleanedUp":{}},"sequence":2,"timestamp":0}"#
@@ -111,9 +150,13 @@ struct TraceTests {
       name: "garbage", lines: [header, first, "this is not json", second], line: 3,
       message: "not valid JSON", kept: 1),
     BadLine(
-      name: "wrong version",
-      lines: [#"{"format":"sessionengine-trace","version":2}"#, first], line: 1,
-      message: "unsupported version 2 (reads 1)", kept: 0),
+      name: "unknown version",
+      lines: [#"{"format":"sessionengine-trace","version":3}"#, first], line: 1,
+      message: "unsupported version 3 (reads 1 and 2)", kept: 0),
+    BadLine(
+      name: "version 0",
+      lines: [#"{"format":"sessionengine-trace","version":0}"#, first], line: 1,
+      message: "unsupported version 0 (reads 1 and 2)", kept: 0),
     BadLine(
       name: "missing header", lines: [first, second], line: 1,
       message: "expected a sessionengine-trace header", kept: 0),
@@ -166,7 +209,7 @@ struct TraceTests {
   ]
 
   @Test(arguments: badLines)
-  func aBadLineIsReportedWithItsNumberAndTheEventsBeforeItAreKept(bad: BadLine) {
+  func aBadVersion1LineIsReportedWithItsNumberAndTheEventsBeforeItAreKept(bad: BadLine) {
     let parsed = Trace.parse(bad.lines.joined(separator: "\n"))
     guard let error = parsed.error else {
       Issue.record("no error for \(bad.name)")
@@ -329,8 +372,10 @@ struct CodingTests {
     #expect(UserID(3) < UserID(4))
   }
 
-  /// Every event case and its JSON, as `Docs/TraceFormat.md` documents them.
-  static let eventJSON: [(SessionEvent, String)] = [
+  /// Version 1 of the trace format: every event case the random generator exercises and its
+  /// JSON, Swift's synthesized `Codable` (`Docs/TraceFormat.md` §8). Version-2 shapes are in
+  /// `TraceV2Tests.eventJSON`.
+  static let eventJSONVersion1: [(SessionEvent, String)] = [
     (.initialized, #"{"initialized":{}}"#),
     (.cleanedUp, #"{"cleanedUp":{}}"#),
     (
@@ -418,18 +463,27 @@ struct CodingTests {
     (.recording(.agreed(4)), #"{"recording":{"_0":{"agreed":{"_0":4}}}}"#),
   ]
 
-  @Test func everyEventCaseIsDocumentedOnce() {
-    let names = Self.eventJSON.map(\.0.name)
+  @Test func everyVersion1ExampleIsOfAnotherCase() {
+    let names = Self.eventJSONVersion1.map(\.0.name)
     #expect(Set(names).count == names.count)
     #expect(names.count == 29)
   }
 
-  @Test(arguments: eventJSON)
-  func eventsEncodeAsTheTraceFormatDocuments(event: SessionEvent, json: String) throws {
+  /// The synthesized `Codable` is version 1's JSON, and a version-1 trace line holding it
+  /// reads as the event.
+  @Test(arguments: eventJSONVersion1)
+  func version1EventsEncodeAndReadAsBefore(event: SessionEvent, json: String) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     #expect(String(decoding: try encoder.encode(event), as: UTF8.self) == json)
     #expect(try JSONDecoder().decode(SessionEvent.self, from: Data(json.utf8)) == event)
+    let text = """
+      {"format":"sessionengine-trace","version":1}
+      {"event":\(json),"sequence":7,"timestamp":-3}
+      """
+    let parsed = Trace.parse(text)
+    #expect(parsed.error == nil)
+    #expect(parsed.trace.events == [AppliedEvent(sequence: 7, timestamp: -3, event: event)])
   }
 }
 
