@@ -501,6 +501,9 @@ struct BundledTraceTests {
     let parsed = Trace.parse(try Self.classroomText())
     #expect(parsed.error == nil)
     #expect(parsed.trace.header.source == "sessionsim classroom-trace")
+    #expect(parsed.trace.header.version == 2)
+    #expect(parsed.trace.header.users[101] == "Ms. Rivera")
+    #expect(parsed.trace.header.users.count == 6)
     let store = SessionStore()
     var hosts: [UserID?] = []
     var sawAnnotation = false
@@ -516,5 +519,11 @@ struct BundledTraceTests {
     // The teacher hosts, leaves, and the manager takes over; then I leave.
     #expect(hosts == [nil, 101, nil, 104, nil])
     #expect(sawAnnotation && sawChat)
+  }
+
+  @Test func theClassroomTraceIsWhatWritingItAgainGives() throws {
+    // `sessionsim classroom-trace` writes it; writing the parsed trace gives the same text.
+    let text = try Self.classroomText()
+    #expect(Trace.parse(text).trace.jsonLines() == text)
   }
 }

@@ -2,8 +2,9 @@ import Foundation
 import SessionCore
 import SessionSimulation
 
-/// `sessionsim demo [--trace FILE]`: replays a trace (by default the bundled classroom) into a
-/// store and prints each event, and the roster in role order whenever it changes.
+/// `sessionsim demo [--trace FILE]`: replays a trace (by default the bundled classroom; any
+/// version `Trace.parse` reads) into a store and prints each event, and the roster in role
+/// order whenever it changes.
 @Sendable func runDemo(_ arguments: [String]) throws {
   var tracePath: String?
   var rest = arguments[...]
@@ -20,7 +21,9 @@ import SessionSimulation
   let parsed = Trace.parse(text)
   let trace = parsed.trace
   let source = trace.header.source.map { ", recorded by \"\($0)\"" } ?? ""
-  print("sessionsim demo: replaying \(name) (\(trace.events.count) events\(source))")
+  print(
+    "sessionsim demo: replaying \(name) (trace version \(trace.header.version), "
+      + "\(trace.events.count) events\(source))")
   print("The roster is printed in role order (host, managers, everyone else, each by join")
   print("order) whenever it changes: video, audio (mic on, muted, phone), * talking, sharing.")
   print("")
@@ -28,7 +31,7 @@ import SessionSimulation
   // Replay with the recorded timestamps, so the printed clock is the class's.
   var now = trace.events.first?.timestamp ?? 0
   let store = SessionStore { now }
-  var printer = RosterPrinter(start: now)
+  var printer = RosterPrinter(start: now, names: trace.header.users)
   store.addObserver { applied, state in printer.show(applied, state) }
   for (index, recorded) in trace.events.enumerated() {
     now = recorded.timestamp
@@ -68,7 +71,13 @@ struct RosterPrinter {
   private var names: [UserID: String] = [:]
   private var lastRoster: [String] = []
 
-  init(start: Int64) { self.start = start }
+  /// - Parameters:
+  ///   - start: The time the clock counts from, in milliseconds.
+  ///   - names: Names to start from: a trace header's `users`; the roster's names replace them.
+  init(start: Int64, names: [UserID: String] = [:]) {
+    self.start = start
+    self.names = names
+  }
 
   mutating func show(_ applied: AppliedEvent, _ state: SessionState) {
     let seconds = Double(applied.timestamp - start) / 1_000
