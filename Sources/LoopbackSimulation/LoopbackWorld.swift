@@ -24,7 +24,7 @@ import Synchronization
 ///
 /// > Important: Made and driven from one thread that is neither loop's; scheduled work and
 /// > ``perform(_:)`` run on the client loop, which owns every SDK instance and the proxy.
-public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
+public final class LoopbackWorld: SimulationWorld, EventSendTimes, @unchecked Sendable {
   /// What ``SessionSimulation/RunOptions/loopbackWorld`` takes to run loopback mode.
   public static let maker: LoopbackWorldMaker = { seed, service, scenario in
     try LoopbackWorld(seed: seed, service: service, scenario: scenario)
@@ -300,7 +300,7 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
 
   /// Starts noting when the service first sends each event, in milliseconds since the run
   /// started (the server's loop reads the clock).
-  public func noteEventSendTimes() {
+  package func noteEventSendTimes() {
     let start = self.start
     tap.noteSendTimes {
       let span = start.duration(to: .now)
@@ -313,7 +313,7 @@ public final class LoopbackWorld: SimulationWorld, @unchecked Sendable {
   ///
   /// - Parameter sequence: The event's sequence number.
   /// - Returns: Milliseconds since the run started; `nil` when not noted.
-  public func eventSentAt(sequence: UInt64) -> Int64? { tap.sentAt(sequence: sequence) }
+  package func eventSentAt(sequence: UInt64) -> Int64? { tap.sentAt(sequence: sequence) }
 
   /// Ends the run.
   ///

@@ -104,6 +104,27 @@ import Testing
     #expect(most > 50)
   }
 
+  @Test func aFailingRunsReportMarksTheCheckWhereItFailed() throws {
+    var scenario = try PackageFiles.example("quickstart")
+    scenario.expect.assertions = [
+      AssertionSpec(at: .seconds(5), peers: "bob", host: "bob")
+    ]
+    let outcome = try run(scenario, timeline: true, trace: false)
+    #expect(!outcome.report.passed)
+    let timeline = try #require(outcome.timeline)
+    #expect(!timeline.passed)
+    let mark = try #require(timeline.failures.first)
+    #expect(mark.check == "assertion")
+    #expect(mark.at == 5_000)
+    #expect(mark.expected == "host bob")
+    #expect(mark.actual == "alice")
+    let html = HTMLReport.render(timeline)
+    #expect(html.contains("class=\"failure-mark\""))
+    #expect(html.contains("FAIL"))
+    #expect(html.contains("host bob"))
+    #expect(html.contains("sessionsim run &lt;scenario&gt; --seed 1"))
+  }
+
   @Test func aFailureIsPlacedWithWhatWasExpectedAndFound() {
     let failure = RunReport.Failure(
       check: "assertion", peer: "student-1", at: 4_000, sequence: 9,

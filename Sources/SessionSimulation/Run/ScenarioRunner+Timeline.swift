@@ -13,7 +13,8 @@ extension ScenarioRunner {
     let recorder = TimelineRecorder(length: length)
     recorder.setUp(peers: peers, watch: options.watch)
     timeline = recorder
-    world.noteEventSendTimes()
+    eventSendTimes = world as? any EventSendTimes
+    eventSendTimes?.noteEventSendTimes()
     scheduleTimelineSample(at: 0)
   }
 
@@ -43,8 +44,8 @@ extension ScenarioRunner {
   /// Notes a callback on the timeline.
   func noteOnTimeline(_ callback: VideoSDKCallback, of peer: SimulatedPeer) {
     guard let recorder = timeline else { return }
-    recorder.noteCallback(callback, of: peer, at: world.elapsed) { [world] sequence in
-      world.eventSentAt(sequence: sequence)
+    recorder.noteCallback(callback, of: peer, at: world.elapsed) { [eventSendTimes] sequence in
+      eventSendTimes?.eventSentAt(sequence: sequence)
     }
   }
 

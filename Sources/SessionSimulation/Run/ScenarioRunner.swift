@@ -124,6 +124,9 @@ public final class ScenarioRunner: @unchecked Sendable {
   var wallStart = ContinuousClock.now
   /// The timeline's recorder, when ``RunOptions/recordsTimeline`` is set.
   var timeline: TimelineRecorder?
+  /// The world as one that notes when the service sent each event, if it does (the
+  /// timeline's callback latency).
+  var eventSendTimes: (any EventSendTimes)?
   /// Whether the timeline stopped sampling (the run ended).
   var timelineFinished = false
   /// The finished timeline, once the run ended.

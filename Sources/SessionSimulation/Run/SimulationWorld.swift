@@ -110,15 +110,6 @@ public protocol SimulationWorld: AnyObject {
   ///
   /// - Parameter sink: Gets one line per network event, on the world's domain.
   func traceNetwork(to sink: @escaping (String) -> Void)
-  /// Starts noting when the service first sends each event, for ``eventSentAt(sequence:)``
-  /// (a report's callback latency); a mode that cannot does nothing (on the world's domain).
-  func noteEventSendTimes()
-  /// When the service first sent the event with this sequence number, once
-  /// ``noteEventSendTimes()`` ran (on the world's domain).
-  ///
-  /// - Parameter sequence: The event's sequence number in the scenario's session.
-  /// - Returns: Milliseconds since the run started; `nil` when not noted.
-  func eventSentAt(sequence: UInt64) -> Int64?
   /// Ends the run: what was still in flight, one line each.
   ///
   /// - Returns: One line per message still in flight or held at the end; empty when none was.
@@ -185,13 +176,19 @@ extension SimulationWorld {
 
   /// Nothing to let go of.
   public func shutdown() {}
+}
 
-  /// Notes nothing.
-  public func noteEventSendTimes() {}
-
-  /// Nothing noted.
+/// A world that can say when the service first sent each event: what a run's report measures
+/// callback latency from. Both modes' worlds can; a world of another kind reports none.
+///
+/// > Important: Called on the world's domain, like the rest of the world.
+package protocol EventSendTimes: SimulationWorld {
+  /// Starts noting when the service first sends each event, for ``eventSentAt(sequence:)``.
+  func noteEventSendTimes()
+  /// When the service first sent the event with this sequence number, once
+  /// ``noteEventSendTimes()`` ran.
   ///
-  /// - Parameter sequence: The event's sequence number.
-  /// - Returns: `nil`.
-  public func eventSentAt(sequence: UInt64) -> Int64? { nil }
+  /// - Parameter sequence: The event's sequence number in the scenario's session.
+  /// - Returns: Milliseconds since the run started; `nil` when not noted.
+  func eventSentAt(sequence: UInt64) -> Int64?
 }

@@ -8,7 +8,7 @@ import VirtualNetwork
 /// scenario and seed give the same trace, byte for byte.
 ///
 /// > Important: Confined to the thread that made it, with everything on its network.
-public final class DeterministicWorld: SimulationWorld {
+public final class DeterministicWorld: SimulationWorld, EventSendTimes {
   /// The network everything runs on.
   public let network: VirtualNetwork
   private let serviceConfiguration: ServiceConfiguration
@@ -220,7 +220,7 @@ public final class DeterministicWorld: SimulationWorld {
   public func finish() -> [String] { network.finish().map(\.description) }
 
   /// Starts noting when the service first sends each event (again after a restart).
-  public func noteEventSendTimes() {
+  package func noteEventSendTimes() {
     notesSendTimes = true
     // The tap reads the clock on the service's domain, which is this world's one thread.
     let clock = UncheckedClock(network: network)
@@ -231,7 +231,7 @@ public final class DeterministicWorld: SimulationWorld {
   ///
   /// - Parameter sequence: The event's sequence number.
   /// - Returns: Milliseconds since the run started; `nil` when not noted.
-  public func eventSentAt(sequence: UInt64) -> Int64? { tap.sentAt(sequence: sequence) }
+  package func eventSentAt(sequence: UInt64) -> Int64? { tap.sentAt(sequence: sequence) }
 
   private static func micro(_ milliseconds: Int64) -> Int64 {
     milliseconds.multipliedReportingOverflow(by: 1_000).overflow
