@@ -26,20 +26,26 @@ final class Scenario {
   var members: [String: Member] = [:]
   let serviceConfiguration: ServiceConfiguration
 
+  /// Whether the service node carries media and every member gets a media link.
+  let hasMedia: Bool
+
   init(
     seed: UInt64 = 1, configuration: VirtualNetworkConfiguration = .init(),
-    reconnectGrace: Int64 = 10_000
+    reconnectGrace: Int64 = 10_000, media: Bool = false
   ) {
     network = VirtualNetwork(seed: seed, configuration: configuration)
     serviceConfiguration = Self.fixture.serviceConfiguration { $0.reconnectGrace = reconnectGrace }
     service = SessionService(configuration: serviceConfiguration)
+    hasMedia = media
     network.startHost(service)
+    if media { network.attachMediaHost(service) }
   }
 
   /// Kills the service and starts a fresh one, as a restarted process.
   func restartService() {
     service = SessionService(configuration: serviceConfiguration)
     network.startHost(service)
+    if hasMedia { network.attachMediaHost(service) }
   }
 
   /// A member on peer `name` that asked to join (the network has not run yet).
@@ -49,7 +55,9 @@ final class Scenario {
     let sdk = VideoSDK()
     let member = Member(sdk: sdk)
     sdk.callbackObserver = { [unowned member] in member.callbacks.append($0) }
-    _ = sdk.initialize(InitParams(domain: "vnet", transport: peer, clock: peer.clock))
+    let params = InitParams(domain: "vnet", transport: peer, clock: peer.clock)
+    if hasMedia { params.media = peer }
+    _ = sdk.initialize(params)
     _ = sdk.joinSession(fixture.context(name, role: role, now: peer.clock()))
     members[name] = member
     return member

@@ -184,13 +184,18 @@ extension MediaSession {
       }
       announced = announcements
     }
-    if wanted != subscribed {
-      for key in subscribed.keys.sorted() where wanted[key] == nil {
+    if wanted != subscribed || !unsubscribeAgain.isEmpty {
+      // Ends first, so that the subscriptions that follow fit the service's limit.
+      let ended = unsubscribeAgain.union(subscribed.keys).filter { wanted[$0] == nil }
+      for key in ended.sorted() {
         out.requests.append(.unsubscribe(publisher: key.user, kind: key.kind))
+        unsubscribed.insert(key)
       }
+      unsubscribeAgain = []
       for key in wanted.keys.sorted() where subscribed[key] != wanted[key] {
         if let lines = wanted[key] {
           out.requests.append(.subscribe(publisher: key.user, kind: key.kind, maxLines: lines))
+          unsubscribed.remove(key)
         }
       }
       subscribed = wanted

@@ -85,6 +85,13 @@ struct MediaSession: Sendable {
   }
   /// The subscriptions sent.
   var subscribed: [StreamKey: UInt16] = [:]
+  /// The unsubscriptions sent on the current link (and not subscribed again since): requests
+  /// that die with the link if it ends, while the service keeps a resuming member's
+  /// subscriptions.
+  var unsubscribed: Set<StreamKey> = []
+  /// Subscriptions the service may still hold after a resume, to end at the next signal
+  /// unless wanted again.
+  var unsubscribeAgain: Set<StreamKey> = []
   /// Whether what should be signalled may differ from what was (so that a tick compares
   /// nothing while nothing changed).
   var needsSignal = false
@@ -162,8 +169,16 @@ struct MediaSession: Sendable {
   }
 
   /// Forgets what was signalled, so that everything goes out again (after a resume).
+  ///
+  /// The service kept the member's subscriptions through the resume: every one sent, and any
+  /// whose unsubscription went out on the link that ended (and may have died with it). Those
+  /// no longer wanted are unsubscribed again, or they would hold their place against the
+  /// subscription limit and the downlink for the rest of the session.
   mutating func resendSignalling() {
     announced = [:]
+    unsubscribeAgain.formUnion(subscribed.keys)
+    unsubscribeAgain.formUnion(unsubscribed)
+    unsubscribed = []
     subscribed = [:]
     needsSignal = true
   }
@@ -268,6 +283,8 @@ struct MediaSession: Sendable {
       let key = StreamKey(user: user, kind: kind)
       wanted[key] = nil
       subscribed[key] = nil
+      unsubscribed.remove(key)
+      unsubscribeAgain.remove(key)
       streamResumed(key)
       _ = removeReceiver(key)
     }
