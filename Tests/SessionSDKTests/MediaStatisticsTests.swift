@@ -257,4 +257,24 @@ import Testing
     service.notify(ada.id, .streamPaused(publisher: grace.id, kind: .video, reason: .bandwidth))
     #expect(canvas.pauseReason() == nil)
   }
+
+  /// A stream begins at its subscription and again at each pause or resume the service sends:
+  /// a resumed stream arrives only from the publisher's next key frame, so a run's final check
+  /// gives it its two seconds from the resume, not from its last packet before the pause.
+  @Test func aStreamBeginsAgainWhenTheServiceResumesIt() throws {
+    run([], to: 500_000)
+    try subscribe()
+    let begun = ada.sdk.mediaFigures.streams.first?.startedAt
+    #expect(begun == 490_000)
+    let stream = try graceStream(to: 6_000_000, delay: 20_000)
+    run(stream.filter { $0.time < 3_000_000 }, from: 500_000, to: 3_000_000)
+    let arrived = try #require(ada.sdk.mediaFigures.streams.first?.lastArrival)
+    service.notify(ada.id, .streamPaused(publisher: grace.id, kind: .video, reason: .bandwidth))
+    run([], from: 3_000_000, to: 5_000_000)
+    service.notify(ada.id, .streamResumed(publisher: grace.id, kind: .video))
+    let figures = ada.sdk.mediaFigures
+    #expect(figures.streams.first?.startedAt == 4_990_000)
+    #expect(figures.streams.first?.lastArrival == arrived)
+    #expect(figures.streams.first?.isPaused == false)
+  }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SessionCore
 import SessionSDK
+import SessionTransport
 import Synchronization
 import Testing
 import VirtualNetwork
@@ -158,6 +159,34 @@ import VirtualNetwork
       scenario, mode: .deterministic, options: RunOptions(seed: seed, swarm: true))
     #expect(outcome.report.passed, "\(outcome.report.failures.prefix(2))")
     #expect(outcome.report.media != nil)
+  }
+
+  /// The final tracks check: a track is missing once it has had two seconds since it began
+  /// (its subscription, or the service's resume of it) and nothing arrived in the last two. A
+  /// track resumed moments ago still waits for its key frame, its last packet from before the
+  /// pause (the swarm classroom with media, seed 15: student-5's view of student-23, resumed
+  /// 0.2 s before the check, its last frame 3.7 s old).
+  @Test func aTrackTheServiceResumedMomentsAgoIsNotYetMissing() {
+    func stream(_ publisher: UserID, lastArrival: Int64, startedAt: Int64) -> MediaFigures.Stream {
+      var stream = MediaFigures.Stream(publisher: publisher, kind: .video)
+      stream.lastArrival = lastArrival
+      stream.startedAt = startedAt
+      return stream
+    }
+    var figures = MediaFigures()
+    figures.now = 72_000_000
+    figures.streams = [
+      stream(24, lastArrival: 68_300_000, startedAt: 71_800_000),
+      stream(25, lastArrival: 68_300_000, startedAt: 40_000_000),
+      stream(26, lastArrival: 71_990_000, startedAt: 71_500_000),
+    ]
+    #expect(!figures.isArriving(from: 24, kind: .video))
+    #expect(!figures.isDue(from: 24, kind: .video), "resumed 0.2 s ago")
+    #expect(!figures.isArriving(from: 25, kind: .video))
+    #expect(figures.isDue(from: 25, kind: .video), "silent for 3.7 s: missing")
+    #expect(figures.isArriving(from: 26, kind: .video))
+    // A subscription with no stream at all (refused, or forgotten) is due: missing.
+    #expect(figures.isDue(from: 27, kind: .video))
   }
 
   @Test func aScenarioWithoutMediaHasNoMediaPlane() throws {

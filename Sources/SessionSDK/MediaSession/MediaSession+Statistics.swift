@@ -112,6 +112,7 @@ extension MediaSession {
       stream.isFrozen = receiver.isFrozen(at: now)
       stream.firstArrival = receiver.firstArrival
       stream.lastArrival = receiver.lastArrival
+      stream.startedAt = receiver.startedAt
       stream.layer = receiver.currentLayer.map(Int.init)
       stream.width = Int(receiver.lastFrame?.width ?? 0)
       stream.height = Int(receiver.lastFrame?.height ?? 0)
@@ -178,6 +179,9 @@ package struct MediaFigures: Sendable, Hashable {
     /// When the first and the newest packet arrived, µs.
     package var firstArrival: Int64?
     package var lastArrival: Int64?
+    /// When the stream last began, µs: its subscription, or the service's last pause or
+    /// resume of it (a resumed stream arrives again from the publisher's next key frame).
+    package var startedAt: Int64?
     /// The layer received now.
     package var layer: Int?
     /// The size of the last frame rendered.

@@ -195,14 +195,14 @@ struct MediaSession: Sendable {
     // A notice that crossed an unsubscribe is about nothing the instance still wants.
     guard paused[key] == nil, wanted[key] != nil else { return }
     paused[key] = (reason, now ?? 0)
-    if let index = receiverIndex[key] { receivers[index].restartAfterPause() }
+    if let index = receiverIndex[key] { receivers[index].restartAfterPause(at: now) }
   }
 
   /// The service resumed the subscription `key`; one not paused changes nothing.
   mutating func streamResumed(_ key: StreamKey) {
     guard let pause = paused.removeValue(forKey: key) else { return }
     pausedTime[key, default: 0] &+= max(0, (now ?? pause.since) &- pause.since)
-    if let index = receiverIndex[key] { receivers[index].restartAfterPause() }
+    if let index = receiverIndex[key] { receivers[index].restartAfterPause(at: now) }
   }
 
   /// How long the subscription `key` has been paused in all, µs, the current pause included.

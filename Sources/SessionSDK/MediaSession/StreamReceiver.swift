@@ -58,6 +58,10 @@ struct StreamReceiver: Sendable {
   private(set) var firstArrival: Int64?
   /// When the newest packet arrived.
   private(set) var lastArrival: Int64?
+  /// When the stream last began, µs: its subscription (an audio stream's first packet), or
+  /// the service's last pause or resume of it; `nil` while the clock is unknown. A resumed
+  /// stream starts again at a key frame, which takes a round trip to the publisher.
+  private(set) var startedAt: Int64?
 
   // Jitter, RFC 3550 A.8: sixteen times the estimate, in µs.
   private var jitter16: Int64 = 0
@@ -108,11 +112,13 @@ struct StreamReceiver: Sendable {
     pauseGap = kind == .audio ? 2 : LayerSequence.maxJump
     layers = Array(repeating: LayerSequence(), count: kind == .video ? Int(StreamID.maxLayers) : 1)
     intervalStart = start
+    startedAt = start
   }
 
   /// Starts the first interval at `time` if the receiver began before the clock was known.
   mutating func startIfNeeded(at time: Int64) {
     if intervalStart == nil { intervalStart = time }
+    if startedAt == nil { startedAt = time }
   }
 
   /// Packets lost in total (never below 0).
@@ -263,7 +269,10 @@ struct StreamReceiver: Sendable {
   /// The service paused the stream (or resumed it): its gap is neither a freeze nor loss.
   /// The freeze clock starts again at the next frame, and each layer's numbering at its
   /// next packet (a resume may come back on the same layer far ahead).
-  mutating func restartAfterPause() {
+  ///
+  /// - Parameter now: The time of the pause or resume, µs, if the clock is known.
+  mutating func restartAfterPause(at now: Int64?) {
+    if let now { startedAt = now }
     lastRender = nil
     layers = Array(repeating: LayerSequence(), count: layers.count)
   }

@@ -134,12 +134,19 @@ extension ScenarioRunner {
             paused += 1
             continue
           }
+          // Nor is one still silent that has not had its two seconds since it began or was
+          // resumed.
+          let arriving = figures.isArriving(from: id, kind: .video)
+          guard arriving || figures.isDue(from: id, kind: .video) else { continue }
           expected += 1
-          if figures.isArriving(from: id, kind: .video) { received += 1 }
+          if arriving { received += 1 }
         }
         if let share = peer.shareCanvas, share.owner != mine {
-          expected += 1
-          if figures.isArriving(from: share.owner, kind: .share) { received += 1 }
+          let arriving = figures.isArriving(from: share.owner, kind: .share)
+          if arriving || figures.isDue(from: share.owner, kind: .share) {
+            expected += 1
+            if arriving { received += 1 }
+          }
         }
       }
       for stream in figures.streams {
@@ -238,12 +245,28 @@ extension MediaFigures {
     streams.contains { $0.publisher == publisher && $0.kind == kind && $0.isPaused }
   }
 
+  /// How long a track has to deliver: the final check wants a packet within it, µs.
+  static let arrivalWindow: Int64 = 2_000_000
+
   /// Whether a stream of `publisher`'s of `kind` delivered in the last two seconds.
   func isArriving(from publisher: UserID, kind: MediaKind) -> Bool {
     streams.contains { stream in
       stream.publisher == publisher && stream.kind == kind
-        && (stream.lastArrival.map { now - $0 <= 2_000_000 } ?? false)
+        && (stream.lastArrival.map { now - $0 <= Self.arrivalWindow } ?? false)
     }
+  }
+
+  /// Whether a stream of `publisher`'s of `kind` should be arriving by now: it began (was
+  /// subscribed, or resumed by the service) at least two seconds ago. A resumed stream starts
+  /// again only at a key frame the router asks the publisher for, so until then its last
+  /// packet is from before the pause. A subscription with no stream at all (refused, or
+  /// forgotten) is due: it is missing.
+  func isDue(from publisher: UserID, kind: MediaKind) -> Bool {
+    guard
+      let stream = streams.first(where: { $0.publisher == publisher && $0.kind == kind }),
+      let startedAt = stream.startedAt
+    else { return true }
+    return now - startedAt >= Self.arrivalWindow
   }
 }
 
