@@ -250,6 +250,33 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    // MARK: Fuzzing
+    // The libFuzzer harnesses' bodies (Docs/Reliability.md, "Fuzzing"): package access, not a
+    // product; the normal test suite replays the checked-in corpora through them.
+    .target(
+      name: "SessionFuzz",
+      dependencies: [
+        "SessionCore",
+        "SessionTransport",
+        "SessionService",
+        "SessionSimulation",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    // Header only: libFuzzer's driver entry, called by sessionfuzz's fuzzing build alone.
+    .systemLibrary(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
+    // The harnesses as one program: a libFuzzer fuzzer when scripts/fuzz builds it with
+    // -DFUZZING and -sanitize=fuzzer,address, a corpus replayer in the normal build.
+    .executableTarget(
+      name: "sessionfuzz",
+      dependencies: [
+        "SessionFuzz",
+        "CFuzzerDriver",
+      ],
+      path: "Fuzz/Runner",
+      swiftSettings: swiftSettings
+    ),
+
     // MARK: Tests
     .testTarget(
       name: "SessionCoreTests",
@@ -325,6 +352,13 @@ let package = Package(
         "SessionSDK",
         "SessionTestSupport",
         "ShareAnnotationSeed",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "SessionFuzzTests",
+      dependencies: [
+        "SessionFuzz"
       ],
       swiftSettings: swiftSettings
     ),
