@@ -96,6 +96,15 @@ public final class SessionService: SessionHost {
       max(0, configuration.limits.maxUsers), budget.usersFitting(in: configuration.maxMessageSize))
   }
 
+  /// Frees the sessions still live. Each member's media identity names its session, and the
+  /// session holds its members: without this, a service dropped with live sessions (the end of
+  /// every simulation run and test) kept each of them, its members, states and routers forever.
+  /// A session that ends while the service runs lets go of its members itself.
+  deinit {
+    for session in sessions.values { session.removeAll() }
+    for session in sessionsByID.values { session.removeAll() }
+  }
+
   /// The longest session id this service makes: `S`, a decimal `UInt64`, `-`, 8 hex digits.
   static let maxSessionIDBytes = 30
 
