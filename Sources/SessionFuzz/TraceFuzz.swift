@@ -16,7 +16,7 @@ enum TraceFuzz {
     let text = String(decoding: bytes, as: UTF8.self)
     let result = Trace.parse(text)
     if let error = result.error {
-      let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
+      let lines = text.utf8.split(separator: 10, omittingEmptySubsequences: false).count
       try require(
         error.line >= 1 && error.line <= max(1, lines),
         "error on line \(error.line) of \(lines): \(error)")

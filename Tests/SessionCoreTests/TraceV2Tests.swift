@@ -793,4 +793,25 @@ struct TraceV2Tests {
       #expect(again.trace.events == parsed.trace.events)
     }
   }
+
+  /// Found by the trace fuzzer's round-trip check (`Fuzz/Regressions/trace/`): the reader broke
+  /// lines at every character Unicode calls a line break, so a trace whose strings held U+2028,
+  /// U+2029 or U+0085 (written unescaped, as JSON allows) did not read back.
+  @Test(arguments: ["\u{2028}", "\u{2029}", "\u{85}"])
+  func unicodeLineBreaksInStringsStayInTheirLine(_ lineBreak: String) {
+    let trace = Trace(events: [
+      AppliedEvent(sequence: 1, timestamp: 0, event: .initialized),
+      AppliedEvent(
+        sequence: 2, timestamp: 5,
+        event: .joinRequested(sessionName: "a\(lineBreak)b", userName: "Ada\(lineBreak)")),
+    ])
+    let text = trace.jsonLines()
+    #expect(text.contains(lineBreak))
+    let parsed = Trace.parse(text)
+    #expect(parsed.error == nil)
+    #expect(parsed.trace.events == trace.events)
+    // Only `\n` ends a line, so an error still names the line it is on.
+    let bad = Trace.parse(text + "{\"event\":\"\(lineBreak)\"}\n")
+    #expect(bad.error?.line == 4)
+  }
 }

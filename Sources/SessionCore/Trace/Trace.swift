@@ -194,10 +194,14 @@ extension Trace {
   public static func parse(_ text: String) -> ParseResult {
     var reader = Reader()
     var lineNumber = 0
-    // `\r\n` is one Character, so splitting on newlines handles both line endings.
-    for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+    // Lines end at `\n` alone (a `\r` before it is dropped): the other characters Unicode calls
+    // line breaks (U+2028, U+2029, U+0085) are text, which JSON strings hold unescaped, so a
+    // chat message or a name with one in it stays on its line.
+    let newline = UInt8(ascii: "\n")
+    for rawLine in text.utf8.split(separator: newline, omittingEmptySubsequences: false) {
       lineNumber += 1
-      let line = rawLine.trimmingCharacters(in: .whitespaces)
+      let ending = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine[...]
+      let line = Substring(ending).trimmingCharacters(in: .whitespaces)
       if line.isEmpty { continue }
       if let message = reader.read(Data(line.utf8)) {
         return ParseResult(
