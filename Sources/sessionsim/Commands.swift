@@ -11,6 +11,9 @@ let commands: [String: Command] = [
   "run": Command(
     summary: "run a scenario file (deterministic or loopback mode) and print its verdict",
     usage: runUsage, run: runRun),
+  "matrix": Command(
+    summary: "strike each fault in each phase of a session over many seeds; the table",
+    usage: matrixUsage, run: runMatrix),
   "merge": Command(
     summary: "merge the --json lines of a sweep's shards into one verdict",
     usage: mergeUsage, run: runMerge),
