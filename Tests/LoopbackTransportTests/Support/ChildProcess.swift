@@ -49,6 +49,7 @@ final class ChildProcess: Sendable {
       let data = handle.availableData
       guard !data.isEmpty else {
         handle.readabilityHandler = nil
+        collector.finish()
         return
       }
       collector.feed(String(decoding: data, as: UTF8.self))
@@ -73,10 +74,15 @@ final class ChildProcess: Sendable {
     return found
   }
 
-  /// Waits for the child to exit (at most `timeoutSeconds`); returns its status, or `nil` if it
-  /// is still running.
+  /// Waits for the child to exit (at most `timeoutSeconds`) and for the end of its output;
+  /// returns its status, or `nil` if it is still running.
+  ///
+  /// The output arrives on another thread: a child that exited may still have output in the
+  /// pipe, so the wait goes on until the pipe's end was read (a short child's whole output,
+  /// `--help`, came back empty on a loaded machine before this waited for it).
   func waitForExit(timeoutSeconds: Double = 60) -> Int32? {
     guard waitUntil(timeoutSeconds: timeoutSeconds, { !process.isRunning }) else { return nil }
+    _ = waitUntil(timeoutSeconds: timeoutSeconds) { collector.isFinished }
     return process.terminationStatus
   }
 
@@ -99,7 +105,7 @@ final class ChildProcess: Sendable {
 
 /// Splits a child's output into lines as it arrives.
 final class LineCollector: Sendable {
-  private let state = Mutex<(lines: [String], partial: String)>(([], ""))
+  private let state = Mutex<(lines: [String], partial: String, finished: Bool)>(([], "", false))
 
   /// Adds a chunk of output.
   func feed(_ text: String) {
@@ -110,6 +116,18 @@ final class LineCollector: Sendable {
       state.lines.append(contentsOf: parts)
     }
   }
+
+  /// The output ended: a last line without a newline counts as a line.
+  func finish() {
+    state.withLock { state in
+      if !state.partial.isEmpty { state.lines.append(state.partial) }
+      state.partial = ""
+      state.finished = true
+    }
+  }
+
+  /// Whether the output ended.
+  var isFinished: Bool { state.withLock { $0.finished } }
 
   /// The complete lines so far.
   var lines: [String] { state.withLock { $0.lines } }
