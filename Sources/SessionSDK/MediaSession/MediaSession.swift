@@ -277,6 +277,26 @@ struct MediaSession: Sendable {
     Array(Set(wanted.keys.map(\.user))).sorted()
   }
 
+  /// The service withdrew the local user's streams of `kind`, as it does when the replica's
+  /// camera goes off or share ends: they count as not announced, so the next signal announces
+  /// them again if the source still sends, and the next frame is a key frame for subscribers
+  /// who start afresh. A camera turned off and on between two ticks never stopped here (the
+  /// sources follow the replica at each tick) while the service forgot its layers: without
+  /// this its subscribers got nothing for the rest of the session.
+  ///
+  /// - Parameter kind: Video or share (the service withdraws no audio on its own).
+  mutating func serviceWithdrew(_ kind: MediaKind) {
+    let streams = announced.keys.filter { $0.user == me && $0.kind == kind }
+    guard !streams.isEmpty else { return }
+    for stream in streams { announced[stream] = nil }
+    needsSignal = true
+    switch kind {
+    case .video: video?.requestKeyFrame()
+    case .share: share?.requestKeyFrame()
+    case .audio: break
+    }
+  }
+
   /// Forgets a user who left: their streams and subscriptions (the service drops those too).
   mutating func forget(_ user: UserID) {
     for kind in MediaKind.all {

@@ -1,4 +1,5 @@
 import SessionCore
+import SessionTransport
 
 extension SDKEngine {
   /// Applies one event to the replica and fires its callbacks. Called only from the pump.
@@ -61,6 +62,24 @@ extension SDKEngine {
     return true
   }
 
+  /// Tells the media session when the service withdrew the local user's streams: its camera
+  /// went off, or its share ended (see ``MediaSession/serviceWithdrew(_:)``).
+  @inline(__always)
+  private func noteWithdrawals(by event: SessionEvent) {
+    switch event {
+    case .videoStatusChanged(let user, isOn: false):
+      if mediaPlane.session?.me == user {
+        mediaPlane.session?.serviceWithdrew(.video)
+      }
+    case .shareStatusChanged(let user, .stopped, _):
+      if mediaPlane.session?.me == user {
+        mediaPlane.session?.serviceWithdrew(.share)
+      }
+    default:
+      break
+    }
+  }
+
   /// Sends `event` to the store.
   ///
   /// - Returns: Whether it applied.
@@ -68,6 +87,7 @@ extension SDKEngine {
   private func reduce(_ event: SessionEvent) -> Bool {
     switch store.send(event) {
     case .applied:
+      noteWithdrawals(by: event)
       return true
     case .rejected(let rejection):
       diagnostics.rejectedEvents += 1
