@@ -310,11 +310,11 @@ public final class LoopbackWorld: SimulationWorld, EventSendTimes, @unchecked Se
     let proxy = proxy.value
     switch fault {
     case .partition(let a, let b, let oneWay):
-      // The proxy cuts peers from the service; a cut between two peers is no cut at all
-      // here, since peers only talk to the service.
+      // The proxy cuts peers from the service; a cut between two peers is no cut at all,
+      // here as in deterministic mode, since peers only talk to the service.
       let aHasService = a.contains("service")
       let bHasService = b.contains("service")
-      guard aHasService != bHasService else { return a.isEmpty || b.isEmpty }
+      guard aHasService != bHasService else { return true }
       let peers = aHasService ? b : a
       let direction: LinkDirections =
         oneWay ? (aHasService ? .downlink : .uplink) : .both
