@@ -110,7 +110,7 @@ final class GatedLinkFactory: SessionLinkFactory {
   }
 
   func makeLink() -> any SessionLink {
-    GatedLink(inner.makeLink(), gate: gate)
+    GatedLink(inner.makeLink(), gate: gate, loop: inner.loop)
   }
 }
 
@@ -124,25 +124,50 @@ extension GatedLinkFactory: Sendable {}
 final class GatedLink: SessionLink {
   let inner: any SessionLink
   let gate: PeerGate
+  let loop: EventLoop
+  /// Set by ``close()``: events that waited for the resume are not delivered after it.
+  private var isClosed = false
 
-  init(_ inner: any SessionLink, gate: PeerGate) {
+  init(_ inner: any SessionLink, gate: PeerGate, loop: EventLoop) {
     self.inner = inner
     self.gate = gate
+    self.loop = loop
   }
 
   func start(_ handler: @escaping (LinkEvent) -> Void) {
     let gate = self.gate
-    gate.pass { [inner] in
-      inner.start { event in gate.pass { handler(event) } }
+    gate.pass { [weak self] in
+      guard let self, !isClosed else { return }
+      inner.start { [weak self] event in
+        gate.pass {
+          guard let self, !self.isClosed else { return }
+          handler(event)
+        }
+      }
     }
   }
 
   func send(_ message: ClientMessage) {
-    gate.pass { [inner] in inner.send(message) }
+    gate.pass { [weak self] in
+      guard let self, !isClosed else { return }
+      inner.send(message)
+    }
   }
 
-  /// Closes at once: only the instance's release (or a killed peer's) closes while paused.
-  func close() { inner.close() }
+  /// Closes at once (only the instance's release, or a killed peer's, closes while paused);
+  /// what waited for the resume is dropped with it.
+  ///
+  /// Off the loop (an instance released on another thread closes its links from its `deinit`),
+  /// the close hops to the loop, as the loopback links' own do.
+  func close() {
+    guard loop.inEventLoop else {
+      let hop = OffLoopClose(close)
+      _ = loop.execute { hop.run() }
+      return
+    }
+    isClosed = true
+    inner.close()
+  }
 }
 
 /// Loop-confined.
@@ -162,7 +187,7 @@ final class GatedMediaLinkFactory: MediaLinkFactory {
   }
 
   func makeMediaLink() -> any MediaLink {
-    GatedMediaLink(inner.makeMediaLink(), gate: gate)
+    GatedMediaLink(inner.makeMediaLink(), gate: gate, loop: inner.loop)
   }
 }
 
@@ -178,11 +203,13 @@ extension GatedMediaLinkFactory: Sendable {}
 final class GatedMediaLink: MediaLink {
   let inner: any MediaLink
   let gate: PeerGate
+  let loop: EventLoop
   private var handler: ((MediaLinkEvent) -> Void)?
 
-  init(_ inner: any MediaLink, gate: PeerGate) {
+  init(_ inner: any MediaLink, gate: PeerGate, loop: EventLoop) {
     self.inner = inner
     self.gate = gate
+    self.loop = loop
   }
 
   var tickInterval: Int64 { inner.tickInterval }
@@ -209,7 +236,13 @@ final class GatedMediaLink: MediaLink {
     inner.send(datagram)
   }
 
+  /// Stops the link; off the loop, the close hops to the loop.
   func close() {
+    guard loop.inEventLoop else {
+      let hop = OffLoopClose(close)
+      _ = loop.execute { hop.run() }
+      return
+    }
     handler = nil
     inner.close()
   }
@@ -223,3 +256,16 @@ final class GatedMediaLink: MediaLink {
 /// Loop-confined.
 @available(*, unavailable)
 extension GatedMediaLink: Sendable {}
+
+/// Carries a gated link's close to its loop.
+///
+/// `@unchecked Sendable`: the close it holds runs only in `run()`, which runs on the link's
+/// loop thread (handed to ``LoopbackTransport/EventLoop/execute(_:)``); other threads only
+/// move it.
+private struct OffLoopClose: @unchecked Sendable {
+  let close: () -> Void
+
+  init(_ close: @escaping () -> Void) { self.close = close }
+
+  func run() { close() }
+}
