@@ -313,6 +313,7 @@ public final class FaultProxy {
   /// they held go on, in order. Other peers' partitions stay.
   ///
   /// - Parameter peers: The peers' names; unknown names are skipped.
+  /// > Important: The proxy's loop thread only, like every call here.
   package func heal(peers: Set<String>) {
     loop.assertInEventLoop()
     guard !isShutDown else { return }
