@@ -2,8 +2,9 @@ import LoopbackTransport
 import SessionTransport
 
 /// A TCP proxy on a libuv loop between SDK peers and a ``LoopbackTransport/LoopbackServer``, applying network
-/// faults per peer and per direction: added delay, loss (as TCP shows it: retransmission
-/// delay), partitions, and kills.
+/// faults per peer and per direction: added delay (fixed, drawn from a distribution, ±
+/// jitter), bandwidth caps, loss (as TCP shows it: retransmission delay), partitions, and
+/// kills.
 ///
 /// ```swift
 /// // On the proxy loop's thread:
@@ -27,7 +28,13 @@ import SessionTransport
 ///
 /// **Faults.** They apply to chunks read after they are set; chunks already held keep the
 /// release time they were given (and a later chunk never overtakes an earlier one).
-/// - Delay: a chunk is written no sooner than the delay after it was read.
+/// - Delay: a chunk is written no sooner than the delay after it was read. The delay is the
+///   fixed one, plus a draw of the distribution (``setDistribution(_:peer:direction:)``), ±
+///   a uniform jitter (``setJitter(_:peer:direction:)``), drawn per chunk; a chunk's release
+///   time is the later of the previous chunk's and its own, so TCP's order holds.
+/// - Bandwidth: chunks are paced at the cap's rate (``setBandwidth(_:peer:direction:)``);
+///   while more than the cap's queue limit waits, the proxy stops reading from the sending
+///   side (back-pressure, not drops).
 /// - Loss: each chunk is "lost" with the probability, and then held a retransmission delay
 ///   more; a chunk lost again in a row costs twice as much, up to
 ///   ``FaultProxyConfiguration/maxRetransmissionDelay``, at most
@@ -68,9 +75,8 @@ public final class FaultProxy {
   public let configuration: FaultProxyConfiguration
 
   /// The media half, when the proxy was given the server's media port: every per-peer call
-  /// here drives it too (``listen(peer:)``, delay, loss, partitions, heal, kill, shutdown);
-  /// jitter and bandwidth, which only media has, go through ``setJitter(_:peer:direction:)``
-  /// and ``setBandwidth(_:peer:direction:)`` or straight to it.
+  /// here drives it too (``listen(peer:)``, delay, distribution, jitter, bandwidth, loss,
+  /// partitions, heal, kill, shutdown).
   public let media: MediaFaultProxy?
 
   private var peerTable: ProxyPeerTable<ProxyPeer>
@@ -209,36 +215,67 @@ public final class FaultProxy {
     return done
   }
 
-  /// Sets the ± jitter of the peer's media datagrams (``MediaFaultProxy/setJitter(_:peer:direction:)``);
-  /// signalling keeps its fixed delay.
+  /// Sets the ± jitter of each chunk the proxy forwards for `peer` (the delay stays at least
+  /// 0, and a chunk never goes before the one ahead of it, so TCP's order holds), and of the
+  /// peer's media datagrams alike (``MediaFaultProxy/setJitter(_:peer:direction:)``).
   ///
   /// - Parameters:
   ///   - milliseconds: The jitter; clamped to `0...FaultProxy.maximumDelay`.
   ///   - peer: The peer's name.
   ///   - direction: Which way.
-  /// - Returns: `false`, changing nothing, without a media half, for a peer the proxy doesn't
-  ///   know, or once shut down.
+  /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
   @discardableResult
   public func setJitter(_ milliseconds: Int64, peer: String, direction: LinkDirections) -> Bool {
-    loop.assertInEventLoop()
-    return media?.setJitter(milliseconds, peer: peer, direction: direction) ?? false
+    let jitter = Self.clampDelay(milliseconds)
+    let done = peerTable.update(peer, direction) { $0.jitter = jitter }
+    if done { media?.setJitter(milliseconds, peer: peer, direction: direction) }
+    return done
   }
 
-  /// Caps the bandwidth of the peer's media datagrams
-  /// (``MediaFaultProxy/setBandwidth(_:peer:direction:)``); signalling is not capped.
+  /// Sets the random part of the delay of each chunk the proxy forwards for `peer`, drawn
+  /// per chunk on top of the fixed delay (order kept, as with jitter), and of the peer's
+  /// media datagrams alike (``MediaFaultProxy/setDistribution(_:peer:direction:)``).
+  ///
+  /// - Parameters:
+  ///   - distribution: The distribution; `.constant` for none.
+  ///   - peer: The peer's name.
+  ///   - direction: Which way.
+  /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
+  @discardableResult
+  public func setDistribution(
+    _ distribution: ProxyDelayDistribution, peer: String, direction: LinkDirections
+  ) -> Bool {
+    let done = peerTable.update(peer, direction) { $0.distribution = distribution }
+    if done { media?.setDistribution(distribution, peer: peer, direction: direction) }
+    return done
+  }
+
+  /// Caps the bandwidth of what the proxy forwards for `peer`. On signalling, chunks are paced
+  /// at the cap's rate (each goes once the bytes before it and itself would have crossed a
+  /// link of that rate, then its delay), and while more than the cap's queue limit waits to
+  /// be paced the proxy stops reading from the sending side, so TCP's own flow control pushes
+  /// back: nothing is dropped. The peer's media datagrams get the cap as
+  /// ``MediaFaultProxy/setBandwidth(_:peer:direction:)`` says (tail drop).
   ///
   /// - Parameters:
   ///   - cap: The cap, or `nil` to lift it.
   ///   - peer: The peer's name.
   ///   - direction: Which way.
-  /// - Returns: `false`, changing nothing, without a media half, for a peer the proxy doesn't
-  ///   know, or once shut down.
+  /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
   @discardableResult
   public func setBandwidth(_ cap: MediaBandwidthCap?, peer: String, direction: LinkDirections)
     -> Bool
   {
-    loop.assertInEventLoop()
-    return media?.setBandwidth(cap, peer: peer, direction: direction) ?? false
+    let done = peerTable.update(peer, direction) { $0.bandwidth = cap }
+    guard done else { return false }
+    media?.setBandwidth(cap, peer: peer, direction: direction)
+    if let record = peerTable.live(peer) {
+      // A lifted or wider cap may let a connection that stopped reading go on.
+      for connection in record.connections {
+        for way in LinkDirection.allCases where direction.includes(way) { connection.pump(way) }
+      }
+    }
+    return true
   }
 
   /// Stops forwarding for the peers, one way or both: bytes are held, as a retransmitting TCP
@@ -265,6 +302,23 @@ public final class FaultProxy {
     guard !isShutDown else { return }
     media?.heal()
     peerTable.heal { record in
+      for connection in record.connections {
+        connection.pump(.uplink)
+        connection.pump(.downlink)
+      }
+    }
+  }
+
+  /// Ends the partitions of these peers alone, both ways, signalling and media; the bytes
+  /// they held go on, in order. Other peers' partitions stay.
+  ///
+  /// - Parameter peers: The peers' names; unknown names are skipped.
+  /// > Important: The proxy's loop thread only, like every call here.
+  package func heal(peers: Set<String>) {
+    loop.assertInEventLoop()
+    guard !isShutDown else { return }
+    media?.heal(peers: peers)
+    peerTable.heal(only: peers) { record in
       for connection in record.connections {
         connection.pump(.uplink)
         connection.pump(.downlink)

@@ -141,6 +141,21 @@ public final class MediaFaultProxy {
     return peerTable.update(peer, direction) { $0.jitter = jitter }
   }
 
+  /// Sets the random part of each of a peer's datagrams' delay, drawn on top of the fixed
+  /// delay (order kept, as with jitter).
+  ///
+  /// - Parameters:
+  ///   - distribution: The distribution; `.constant` for none.
+  ///   - peer: The peer's name.
+  ///   - direction: Which way.
+  /// - Returns: `false`, changing nothing, if the proxy doesn't know `peer` or is shut down.
+  @discardableResult
+  public func setDistribution(
+    _ distribution: ProxyDelayDistribution, peer: String, direction: LinkDirections
+  ) -> Bool {
+    peerTable.update(peer, direction) { $0.distribution = distribution }
+  }
+
   /// Sets the probability that each of a peer's datagrams is dropped.
   ///
   /// - Parameters:
@@ -186,6 +201,13 @@ public final class MediaFaultProxy {
   /// Ends every partition.
   public func heal() {
     peerTable.heal()
+  }
+
+  /// Ends the partitions of these peers alone; the others' stay.
+  ///
+  /// - Parameter peers: The peers' names; unknown names are skipped.
+  package func heal(peers: Set<String>) {
+    peerTable.heal(only: peers)
   }
 
   /// Drops what the proxy holds for the peer and forgets its link's port; the socket and the

@@ -1,8 +1,10 @@
 import LoopbackTransport
 import SessionTransport
 
-/// A capacity limit on one way of a peer's media through a ``MediaFaultProxy``: datagrams are
-/// serialised at a rate behind a queue that drops at its tail, as a bottleneck link does.
+/// A capacity limit on one way of a peer's traffic through a proxy. On media
+/// (``MediaFaultProxy``) datagrams are serialised at a rate behind a queue that drops at its
+/// tail, as a bottleneck link does; on signalling (``FaultProxy``) chunks are paced at the rate
+/// and a full queue stops the proxy reading from the sender (back-pressure, never a drop).
 ///
 /// A value; `Sendable`. Bad values never trap: the rate is clamped to `1...10¹²` bit/s (NaN
 /// counts as 1) and a negative queue limit counts as 0 (an empty queue still takes one
@@ -11,7 +13,8 @@ public struct MediaBandwidthCap: Hashable, Sendable, Codable {
   /// The rate, in bits per second.
   public var bitsPerSecond: Double
   /// The most bytes waiting to be serialised, the datagram being serialised included; a
-  /// datagram that would go beyond it is dropped.
+  /// datagram that would go beyond it is dropped (media), or the proxy stops reading until
+  /// the queue is back within it (signalling).
   public var queueLimitBytes: Int
 
   /// Creates a cap.
@@ -56,6 +59,9 @@ public struct MediaLaneFaults: Hashable, Sendable, Codable {
   public var bandwidth: MediaBandwidthCap?
   /// Whether this way is partitioned: datagrams are dropped until ``MediaFaultProxy/heal()``.
   public var isPartitioned: Bool
+  /// The random part of each datagram's delay, drawn per datagram on top of ``delay``
+  /// (before the jitter). Order is kept, as with jitter.
+  public var distribution: ProxyDelayDistribution
 
   /// Creates faults; the defaults are none.
   ///
@@ -65,15 +71,18 @@ public struct MediaLaneFaults: Hashable, Sendable, Codable {
   ///   - lossProbability: The drop probability.
   ///   - bandwidth: A capacity limit.
   ///   - isPartitioned: Whether datagrams are dropped.
+  ///   - distribution: The random part of each datagram's delay.
   public init(
     delay: Int64 = 0, jitter: Int64 = 0, lossProbability: Double = 0,
-    bandwidth: MediaBandwidthCap? = nil, isPartitioned: Bool = false
+    bandwidth: MediaBandwidthCap? = nil, isPartitioned: Bool = false,
+    distribution: ProxyDelayDistribution = .constant
   ) {
     self.delay = delay
     self.jitter = jitter
     self.lossProbability = lossProbability
     self.bandwidth = bandwidth
     self.isPartitioned = isPartitioned
+    self.distribution = distribution
   }
 }
 

@@ -6,8 +6,8 @@ import SessionCore
 /// arrivals and asks it for the next step. Times are microseconds (``LoopbackMediaClock``).
 ///
 /// A datagram is dropped by a partition, then by the loss draw, then at the tail of the
-/// bandwidth queue; otherwise it goes once serialised (bandwidth) and delayed (delay ±
-/// jitter), never before the one ahead of it. Nothing held and nothing to wait for: it goes
+/// bandwidth queue; otherwise it goes once serialised (bandwidth) and delayed (delay, plus the
+/// distribution's draw, ± jitter), never before the one ahead of it. Nothing held and nothing to wait for: it goes
 /// at once, uncopied.
 ///
 /// > Important: A value, owned by one peer of the proxy, on its loop.
@@ -83,6 +83,10 @@ struct MediaProxyLane {
       release = end
     }
     var hold = faults.delay &* 1_000
+    if faults.distribution != .constant {
+      let extra = faults.distribution.extra(above: faults.delay, random: &random)
+      hold = Self.add(hold, Int64((extra * 1_000).rounded()))
+    }
     if faults.jitter > 0 {
       let spread = Double(faults.jitter) * 1_000
       hold += Int64(((Self.uniform(&random) * 2 - 1) * spread).rounded())

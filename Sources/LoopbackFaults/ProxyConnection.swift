@@ -4,7 +4,9 @@ import SessionTransport
 /// One connection through a ``FaultProxy``: the peer's side (accepted on the peer's listener),
 /// the server's side (connected upstream), and a ``ProxyLane`` with a timer each way.
 ///
-/// Bytes flow as they are read, unframed. A side that ends (the peer or the server closed or
+/// Bytes flow as they are read, unframed. A way with a bandwidth cap whose queue is over its
+/// limit stops reading from its sending side until the queue drains (back-pressure). A side
+/// that ends (the peer or the server closed or
 /// reset it) ends its way: what it sent and the proxy still holds goes on, then the other side
 /// is closed after flushing. A side that fails (its write queue overflowed, an error, a server
 /// that can't be reached), or a way that would hold more than the bound, resets both sides.
@@ -35,6 +37,9 @@ final class ProxyConnection {
   private var isEnded = false
   private var isPeerSideClosed = false
   private var isServerSideClosed = false
+  /// The ways whose sending side the proxy stopped reading from: their bandwidth cap's queue
+  /// was over its limit (back-pressure).
+  private var stalled: Set<LinkDirection> = []
 
   /// Connects upstream for a connection just accepted, and wires both sides.
   ///
@@ -89,18 +94,29 @@ final class ProxyConnection {
     let target = self.target(of: way)
     guard !target.isClosed else { return }  // the other side is gone; nobody to tell
     let faults = peer.faults[way]
-    var hold = UInt64(faults.delay).addingSaturating(
+    var hold = peer.drawDelay(way).addingSaturating(
       peer.drawPenalty(way, configuration: configuration))
     // Loop times are whole milliseconds: a millisecond more keeps the delay a lower bound.
     if hold > 0 { hold = hold.addingSaturating(1) }
+    let now = loop.currentTime
     let arrival = withLane(way) {
-      $0.arrive(bytes, now: loop.currentTime, hold: hold, isBlocked: faults.isPartitioned)
+      $0.arrive(
+        bytes, now: now, hold: hold, isBlocked: faults.isPartitioned, cap: faults.bandwidth)
     }
     switch arrival {
     case .forward:
       if target.send(rawBytes: bytes) { peer.countForwarded(bytes.count, way) }
     case .held:
       peer.statistics.chunksDelayed += 1
+      if let cap = faults.bandwidth,
+        withLane(way, { $0.pacingBacklog(now: now, cap: cap) })
+          > Double(max(0, cap.queueLimitBytes))
+      {
+        // The cap's queue is full: stop reading, and TCP's flow control pushes back on the
+        // sender; reading resumes once the queue is back within its limit (``pump(_:)``).
+        stalled.insert(way)
+        source(of: way).pauseReading()
+      }
       pump(way)
     case .overLimit:
       resetBoth()
@@ -112,6 +128,23 @@ final class ProxyConnection {
     guard !isEnded else { return }
     let target = self.target(of: way)
     let timer = self.timer(of: way)
+    // Back-pressure: reading stays stopped while the cap's queue is over its limit; the timer
+    // wakes when it will be within it, if nothing is due sooner.
+    var resumeAt: UInt64?
+    if stalled.contains(way) {
+      if let cap = peer.faults[way].bandwidth {
+        let drained = withLane(way) { $0.pacingDrained(cap: cap) }
+        if drained <= loop.currentTime {
+          stalled.remove(way)
+          source(of: way).resumeReading()
+        } else {
+          resumeAt = drained
+        }
+      } else {
+        stalled.remove(way)
+        source(of: way).resumeReading()
+      }
+    }
     while true {
       let step = withLane(way) {
         $0.next(now: loop.currentTime, isBlocked: peer.faults[way].isPartitioned)
@@ -121,11 +154,19 @@ final class ProxyConnection {
         let sent = bytes.withUnsafeBytes { target.send(rawBytes: $0) }
         if sent { peer.countForwarded(bytes.count, way) }
       case .wait(let until):
+        let wake = min(until, resumeAt ?? until)
         let now = loop.now
-        timer.schedule(afterMilliseconds: until > now ? until - now : 0) { [self] in pump(way) }
+        timer.schedule(afterMilliseconds: wake > now ? wake - now : 0) { [self] in pump(way) }
         return
       case .idle:
-        timer.cancel()
+        if let resumeAt {
+          let now = loop.now
+          timer.schedule(afterMilliseconds: resumeAt > now ? resumeAt - now : 0) { [self] in
+            pump(way)
+          }
+        } else {
+          timer.cancel()
+        }
         return
       case .finished:
         timer.cancel()
@@ -206,6 +247,14 @@ final class ProxyConnection {
   }
 
   // MARK: Plumbing
+
+  /// The side the bytes going `way` are read from.
+  private func source(of way: LinkDirection) -> TCPConnection {
+    switch way {
+    case .uplink: downstream
+    case .downlink: upstream
+    }
+  }
 
   private func target(of way: LinkDirection) -> TCPConnection {
     switch way {

@@ -17,6 +17,15 @@ public struct ProxyLaneFaults: Hashable, Sendable, Codable {
   public var retransmissionDelay: Int64
   /// Whether this way is partitioned: bytes are held until ``FaultProxy/heal()``.
   public var isPartitioned: Bool
+  /// A uniform ± jitter added to each chunk's delay (the delay stays at least 0), in
+  /// `0...FaultProxy.maximumDelay`. Order is kept: a chunk never goes before the one ahead.
+  public var jitter: Int64
+  /// The random part of each chunk's delay, drawn per chunk on top of ``delay``.
+  public var distribution: ProxyDelayDistribution
+  /// A capacity limit: chunks are paced through a queue at its rate, and a queue fuller than
+  /// its limit stops the proxy reading from the sending side (back-pressure: TCP loses
+  /// nothing), or `nil` for none.
+  public var bandwidth: MediaBandwidthCap?
 
   /// Creates faults; the defaults are none.
   ///
@@ -25,14 +34,21 @@ public struct ProxyLaneFaults: Hashable, Sendable, Codable {
   ///   - lossProbability: The loss probability per try.
   ///   - retransmissionDelay: The cost of a chunk's first loss.
   ///   - isPartitioned: Whether bytes are held.
+  ///   - jitter: ± jitter per chunk.
+  ///   - distribution: The random part of each chunk's delay.
+  ///   - bandwidth: A capacity limit.
   public init(
     delay: Int64 = 0, lossProbability: Double = 0, retransmissionDelay: Int64 = 200,
-    isPartitioned: Bool = false
+    isPartitioned: Bool = false, jitter: Int64 = 0,
+    distribution: ProxyDelayDistribution = .constant, bandwidth: MediaBandwidthCap? = nil
   ) {
     self.delay = delay
     self.lossProbability = lossProbability
     self.retransmissionDelay = retransmissionDelay
     self.isPartitioned = isPartitioned
+    self.jitter = jitter
+    self.distribution = distribution
+    self.bandwidth = bandwidth
   }
 
   /// How long the next chunk is held beyond the delay because it was lost: a draw per try,

@@ -6,7 +6,8 @@ import LoopbackTransport
 ///
 /// Order is kept: a chunk never goes before one that arrived earlier, whatever the delays
 /// (a chunk's release time is at least the one before it), and while anything is held a new
-/// chunk is held behind it.
+/// chunk is held behind it. With a bandwidth cap, chunks are paced: each waits for the bytes
+/// before it and its own to cross a link of the cap's rate, then its delay.
 ///
 /// > Important: A value, owned by one `ProxyConnection` on its loop.
 struct ProxyLane {
@@ -43,6 +44,9 @@ struct ProxyLane {
   private(set) var isSourceClosed = false
   /// Whether ``Step/finished`` was handed out (it is, once).
   private var didFinish = false
+  /// When the bandwidth cap's pacing queue is empty again, in loop microseconds (0: never
+  /// used). Chunks arriving before then wait behind it.
+  private var busyUntil: Int64 = 0
 
   init(maxHeldBytes: Int) {
     self.maxHeldBytes = maxHeldBytes
@@ -61,16 +65,58 @@ struct ProxyLane {
   ///   - now: The loop time (ms) it arrived.
   ///   - hold: How long it must be held (delay plus any retransmission penalty), in ms.
   ///   - isBlocked: Whether the lane is partitioned.
+  ///   - cap: The bandwidth cap, if any: the chunk is paced behind the bytes before it, then
+  ///     held `hold` more.
   /// - Returns: What to do with it.
   mutating func arrive(
-    _ bytes: UnsafeRawBufferPointer, now: UInt64, hold: UInt64, isBlocked: Bool
+    _ bytes: UnsafeRawBufferPointer, now: UInt64, hold: UInt64, isBlocked: Bool,
+    cap: MediaBandwidthCap? = nil
   ) -> Arrival {
-    if isEmpty && hold == 0 && !isBlocked { return .forward }
+    if isEmpty && hold == 0 && !isBlocked && cap == nil { return .forward }
     guard bytes.count <= maxHeldBytes - heldBytes else { return .overLimit }
-    let releaseAt = max(now.addingSaturating(hold), lastReleaseAt)
+    var start = now
+    if let cap {
+      let nowMicros = Self.micros(now)
+      let paced = Self.add(max(nowMicros, busyUntil), cap.serialisation(bytes: bytes.count))
+      busyUntil = paced
+      // Whole milliseconds, rounded up: the pacing stays a lower bound.
+      start = UInt64(paced / 1_000) + (paced % 1_000 == 0 ? 0 : 1)
+    }
+    let releaseAt = max(start.addingSaturating(hold), lastReleaseAt)
     chunks.append(bytes, releaseAt: releaseAt)
     lastReleaseAt = releaseAt
     return .held
+  }
+
+  /// The bytes waiting in the bandwidth cap's pacing queue at `now` (ms): what the cap still
+  /// has to pace.
+  ///
+  /// - Parameters:
+  ///   - now: The loop time (ms).
+  ///   - cap: The cap.
+  /// - Returns: The bytes, 0 when the queue is empty.
+  func pacingBacklog(now: UInt64, cap: MediaBandwidthCap) -> Double {
+    cap.bytes(inBacklog: busyUntil - Self.micros(now))
+  }
+
+  /// When the pacing queue is back within the cap's queue limit, in loop ms.
+  ///
+  /// - Parameter cap: The cap.
+  /// - Returns: The loop time (ms), rounded up.
+  func pacingDrained(cap: MediaBandwidthCap) -> UInt64 {
+    let within = Self.add(busyUntil, -cap.serialisation(bytes: max(0, cap.queueLimitBytes)))
+    guard within > 0 else { return 0 }
+    return UInt64(within / 1_000) + (within % 1_000 == 0 ? 0 : 1)
+  }
+
+  private static func micros(_ milliseconds: UInt64) -> Int64 {
+    Int64(clamping: milliseconds.multipliedSaturating(by: 1_000))
+  }
+
+  private static func add(_ a: Int64, _ b: Int64) -> Int64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    guard overflow else { return sum }
+    return b > 0 ? .max : .min
   }
 
   /// The source closed: once what it sent has gone, ``next(now:isBlocked:)`` says
@@ -82,6 +128,7 @@ struct ProxyLane {
   /// Drops everything held (the connection ended).
   mutating func discard() {
     chunks.removeAll()
+    busyUntil = 0
   }
 
   /// The next step: a chunk that is due, the time the next one is, or nothing.

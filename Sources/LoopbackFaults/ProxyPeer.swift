@@ -20,6 +20,10 @@ final class ProxyPeer {
   /// depend on another's traffic, nor one way's on the other's.
   var uplinkRandom: SimulationRandom
   var downlinkRandom: SimulationRandom
+  /// Delay draws (distribution and jitter), each way: split after the loss generators, so
+  /// enabling jitter changes no loss draw.
+  var uplinkDelayRandom: SimulationRandom
+  var downlinkDelayRandom: SimulationRandom
   /// Open connections, in accept order.
   var connections: [ProxyConnection] = []
 
@@ -28,6 +32,24 @@ final class ProxyPeer {
     var split = SimulationRandom(seed: seed ^ Self.nameHash(name))
     uplinkRandom = SimulationRandom(seed: split.next())
     downlinkRandom = SimulationRandom(seed: split.next())
+    uplinkDelayRandom = SimulationRandom(seed: split.next())
+    downlinkDelayRandom = SimulationRandom(seed: split.next())
+  }
+
+  /// The delay a chunk going `way` gets: the fixed delay, plus the distribution's draw, ±
+  /// jitter, in ms (no draw when nothing is random).
+  func drawDelay(_ way: LinkDirection) -> UInt64 {
+    let lane = faults[way]
+    let milliseconds =
+      switch way {
+      case .uplink:
+        lane.distribution.sample(
+          fixed: lane.delay, jitter: lane.jitter, random: &uplinkDelayRandom)
+      case .downlink:
+        lane.distribution.sample(
+          fixed: lane.delay, jitter: lane.jitter, random: &downlinkDelayRandom)
+      }
+    return UInt64(max(0, milliseconds))
   }
 
   /// The penalty a chunk going `way` draws for losses, counted in the statistics.

@@ -146,6 +146,22 @@ struct ProxyPeerTable<Record: ProxyPeerRecord> {
     }
   }
 
+  /// Ends the partitions of the named peers alone (unknown names are skipped), then hands each
+  /// of their records to `healed`.
+  ///
+  /// - Parameters:
+  ///   - peers: The peers' names.
+  ///   - healed: What the proxy does for a healed peer (sends on what is held).
+  func heal(only peers: Set<String>, _ healed: (Record) -> Void = { _ in }) {
+    loop.assertInEventLoop()
+    guard !isShutDown else { return }
+    for name in peers.sorted() {
+      guard let record = recordsByName[name] else { continue }
+      record.faults.update(.both) { $0.isPartitioned = false }
+      healed(record)
+    }
+  }
+
   /// Marks the proxy shut down; the records stay, for their statistics.
   ///
   /// - Returns: `false` if it was shut down already (nothing to do).

@@ -37,7 +37,9 @@ public enum Simulation {
   ///   - mode: Where to run it.
   ///   - options: The seed and the rest.
   /// - Returns: The report, and the trace when `options.keepsTrace`.
-  /// - Throws: When the mode cannot start (a loop or a port) or stops mid-run.
+  /// - Throws: ``ScenarioError`` when the scenario asks for what the mode cannot do
+  ///   (``ScenarioLoader/validate(_:for:)``); otherwise when the mode cannot start (a loop or a
+  ///   port) or stops mid-run.
   public static func run(_ scenario: Scenario, mode: SimulationMode, options: RunOptions) throws
     -> Outcome
   {
@@ -60,8 +62,9 @@ public enum Simulation {
   ///   - loopbackWorld: What makes loopback mode's world (`LoopbackWorld.maker` from
   ///     `LoopbackSimulation`); `nil` refuses loopback mode.
   /// - Returns: The world.
-  /// - Throws: ``ScenarioError`` for loopback mode without a maker; what the maker throws when
-  ///   a loopback world cannot start.
+  /// - Throws: ``ScenarioError`` for loopback mode without a maker, or for a scenario that asks
+  ///   for what loopback mode cannot do (``ScenarioLoader/validate(_:for:)``); what the maker
+  ///   throws when a loopback world cannot start.
   public static func makeWorld(
     _ mode: SimulationMode, scenario: Scenario, seed: UInt64, tracesNetwork: Bool,
     loopbackWorld: LoopbackWorldMaker? = nil
@@ -85,6 +88,7 @@ public enum Simulation {
           reason: "loopback mode needs the LoopbackSimulation module: set "
             + "RunOptions.loopbackWorld to LoopbackWorld.maker")
       }
+      try ScenarioLoader.checkSupported(scenario, in: .loopback)
       return try loopbackWorld(seed, service, scenario)
     }
   }

@@ -215,6 +215,33 @@ struct DeadPeerTests {
     harness.shutdown()
   }
 
+  @Test func aKilledServiceResetsItsMembersAndAFreshOneServesOnTheSamePorts() throws {
+    let harness = try Self.makeHarness()
+    let grace = try harness.join("Grace", role: .host)
+    let ada = try harness.join("Ada")
+    try harness.waitForConvergence([grace, ada])
+    let old = harness.server
+    let (port, mediaPort) = (old.port, old.mediaPort)
+
+    let report = try harness.killAndRestartServer()
+    #expect(report.connectionsClosed == 2)
+    #expect(report.isClean)
+    // Killing again, or shutting down after, answers the first report.
+    #expect(old.kill() == report)
+    #expect(old.shutdown() == report)
+    // The fresh server holds the same ports, and knows no session.
+    #expect(harness.server.port == port)
+    #expect(harness.server.mediaPort == mediaPort)
+    #expect(try harness.onService { $0.liveSessionNames } == [])
+    for peer in [grace, ada] {
+      #expect(peer.waitFor(.onSessionLeave(.networkError)))
+    }
+    try grace.join(session: "Room", token: harness.token(role: .host))
+    #expect(grace.waitFor(.onSessionJoin, count: 2))
+    try harness.waitForConvergence([grace])
+    harness.shutdown()
+  }
+
   @Test
   func aKilledPeerProcessLeavesAndHandsHostOver() throws {
     let harness = try Self.makeHarness()

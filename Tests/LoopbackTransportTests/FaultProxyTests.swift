@@ -673,3 +673,141 @@ struct FaultProxySDKTests {
     world.shutdown()
   }
 }
+
+/// Jitter, delay distributions and bandwidth caps on the signalling path (issue 25).
+@Suite("FaultProxy signalling impairments")
+struct FaultProxySignallingImpairmentTests {
+  // MARK: Draws and lanes
+
+  @Test func aConstantDelayDrawsNothingAndDrawsStayWithinTheirBounds() {
+    var random = SimulationRandom(seed: 3)
+    let untouched = random
+    #expect(ProxyDelayDistribution.constant.sample(fixed: 40, jitter: 0, random: &random) == 40)
+    #expect(ProxyDelayDistribution.constant.sample(fixed: -5, jitter: 0, random: &random) == 0)
+    #expect(random == untouched)
+    var uniform: [Int64] = []
+    var jittered: [Int64] = []
+    for _ in 0..<500 {
+      uniform.append(
+        ProxyDelayDistribution.uniform(max: 90).sample(fixed: 30, jitter: 0, random: &random))
+      jittered.append(
+        ProxyDelayDistribution.constant.sample(fixed: 10, jitter: 25, random: &random))
+    }
+    // Uniform up to a total of 90: never below the fixed 30, never above 90, and spread.
+    #expect(uniform.allSatisfy { (30...90).contains($0) })
+    #expect(Set(uniform).count > 20)
+    // ± 25 around 10, never below 0.
+    #expect(jittered.allSatisfy { (0...35).contains($0) })
+    #expect(jittered.contains(0) && jittered.contains { $0 > 25 })
+    // Bad parameters never trap and never go negative or past the maximum.
+    let bad: [ProxyDelayDistribution] = [
+      .normal(mean: .nan, standardDeviation: -4), .exponential(mean: -1),
+      .pareto(scale: 1, shape: 1e-9), .uniform(max: .infinity),
+    ]
+    for distribution in bad {
+      let draw = distribution.sample(fixed: 5, jitter: 0, random: &random)
+      #expect((0...FaultProxy.maximumDelay).contains(draw))
+    }
+  }
+
+  @Test func aCappedLanePacesChunksAtItsRateInOrderAndSaysWhenItsQueueDrains() {
+    // 8,000 bit/s: a byte a millisecond; a 100-byte queue limit.
+    let cap = MediaBandwidthCap(bitsPerSecond: 8_000, queueLimitBytes: 100)
+    var lane = ProxyLane(maxHeldBytes: 10_000)
+    let chunk = [UInt8](repeating: 1, count: 100)
+    chunk.withUnsafeBytes { bytes in
+      #expect(lane.arrive(bytes, now: 0, hold: 0, isBlocked: false, cap: cap) == .held)
+      #expect(lane.arrive(bytes, now: 0, hold: 0, isBlocked: false, cap: cap) == .held)
+      #expect(lane.arrive(bytes, now: 0, hold: 5, isBlocked: false, cap: cap) == .held)
+    }
+    // 300 bytes wait to be paced; the queue is within its limit once 100 are left (at 200).
+    #expect(lane.pacingBacklog(now: 0, cap: cap) == 300)
+    #expect(lane.pacingDrained(cap: cap) == 200)
+    #expect(lane.next(now: 50, isBlocked: false) == .wait(until: 100))
+    #expect(lane.next(now: 100, isBlocked: false) == .send(chunk))
+    #expect(lane.next(now: 100, isBlocked: false) == .wait(until: 200))
+    #expect(lane.next(now: 200, isBlocked: false) == .send(chunk))
+    // The third is paced by 300, then held its own 5 ms.
+    #expect(lane.next(now: 300, isBlocked: false) == .wait(until: 305))
+    #expect(lane.next(now: 305, isBlocked: false) == .send(chunk))
+    #expect(lane.pacingBacklog(now: 305, cap: cap) == 0)
+  }
+
+  // MARK: Through the proxy
+
+  @Test func jitterAndADistributionDelayEveryChunkAndKeepTheOrder() throws {
+    let world = try ProxyFixture(echo: true)
+    let client = try world.connect("ada")
+    try world.withProxy { proxy in
+      #expect(proxy.setDelay(20, peer: "ada", direction: .uplink))
+      #expect(proxy.setJitter(15, peer: "ada", direction: .uplink))
+      #expect(proxy.setDistribution(.uniform(max: 80), peer: "ada", direction: .uplink))
+      #expect(proxy.faults(of: "ada")?.uplink.jitter == 15)
+      #expect(proxy.faults(of: "ada")?.uplink.distribution == .uniform(max: 80))
+      #expect(proxy.faults(of: "ada")?.downlink.jitter == 0)
+      // Without a media half, a signalling impairment is still applied; an unknown peer is not.
+      #expect(!proxy.setJitter(5, peer: "nobody", direction: .both))
+      #expect(!proxy.setDistribution(.exponential(mean: 5), peer: "nobody", direction: .both))
+    }
+    let frames = numberedFrames(0..<60)
+    var sentAt: [Double] = []
+    for batch in stride(from: 0, to: 60, by: 5) {
+      sentAt.append(monotonicMilliseconds())
+      try client.send(Array(frames[batch..<batch + 5]))
+      usleep(3_000)
+    }
+    #expect(client.frames.wait(forCount: frames.count))
+    // Every byte, in order, both ways, whatever each chunk drew.
+    #expect(world.upstreamFrames.values.map(\.payload) == frames)
+    #expect(client.frames.values.map(\.payload) == frames)
+    // Each batch reached the server no sooner than the smallest delay it could draw (20 − 15).
+    let arrivals = world.upstreamFrames.values.map(\.at)
+    for (batch, sent) in sentAt.enumerated() {
+      let arrived = arrivals[batch * 5]
+      #expect(arrived - sent >= 5, "batch \(batch) arrived after \(arrived - sent) ms")
+    }
+    #expect(try #require(try world.statistics("ada")).chunksDelayed > 0)
+    world.shutdown()
+  }
+
+  @Test func aBandwidthCapPacesSignallingWithBackPressureAndDropsNothing() throws {
+    let world = try ProxyFixture()
+    let client = try world.connect("ada")
+    // 3.2 Mbit/s = 400 KB/s, with an 8 KB queue.
+    let cap = MediaBandwidthCap(bitsPerSecond: 3_200_000, queueLimitBytes: 8_192)
+    try world.withProxy { proxy in
+      #expect(proxy.setBandwidth(cap, peer: "ada", direction: .uplink))
+      #expect(proxy.faults(of: "ada")?.uplink.bandwidth == cap)
+    }
+    // 600 frames of 1,000 bytes: about 600 KB, a second and a half at the cap.
+    let frames = numberedFrames(0..<600) { _ in 996 }
+    let bytes = frames.reduce(0) { $0 + 4 + $1.count }
+    let sentAt = monotonicMilliseconds()
+    try client.send(frames)
+    // While the bytes cross, the proxy holds its queue and the reads it already made (a read
+    // is paced whole, up to the loop's 64 KiB buffer): it stops reading the sender instead of
+    // taking all of it in.
+    var mostHeld = 0
+    waitUntil(timeoutSeconds: 60) {
+      mostHeld = max(mostHeld, (try? world.statistics("ada"))?.bytesHeld ?? 0)
+      return world.upstreamFrames.count == frames.count
+    }
+    let elapsed = monotonicMilliseconds() - sentAt
+    #expect(world.upstreamFrames.values.map(\.payload) == frames)
+    // A lower bound only (a loaded machine is slower, never faster): the cap's time less its
+    // queue, which may have gone at once.
+    let floor = Double(bytes - cap.queueLimitBytes) * 8 / cap.bitsPerSecond * 1_000
+    #expect(elapsed >= floor * 0.9, "\(bytes) bytes crossed in \(elapsed) ms")
+    #expect(mostHeld <= 4 * 65_536, "the proxy held \(mostHeld) of \(bytes) bytes at once")
+    let statistics = try #require(try world.statistics("ada"))
+    #expect(statistics.resets == 0)
+    #expect(statistics.bytesUplink == bytes)
+    // Lifting the cap lets the next bytes through at once.
+    try world.withProxy { #expect($0.setBandwidth(nil, peer: "ada", direction: .uplink)) }
+    let more = numberedFrames(200..<210)
+    try client.send(more)
+    #expect(waitUntil { world.upstreamFrames.count == frames.count + more.count })
+    #expect(world.upstreamFrames.values.map(\.payload) == frames + more)
+    world.shutdown()
+  }
+}

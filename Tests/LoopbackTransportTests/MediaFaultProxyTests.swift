@@ -186,14 +186,23 @@ struct MediaFaultProxyTests {
     fixture.shutdown()
   }
 
-  @Test func aProxyWithoutMediaRefusesMediaCalls() throws {
+  @Test func aProxyWithoutMediaAppliesJitterAndCapsToSignallingAlone() throws {
     let loop = try EventLoop(name: "proxy-no-media")
     try loop.sync {
       let proxy = try FaultProxy(loop: loop, upstreamPort: 9, seed: 1)
       _ = try proxy.listen(peer: "ada")
       #expect(proxy.media == nil && proxy.mediaPort(of: "ada") == nil)
-      #expect(!proxy.setJitter(5, peer: "ada", direction: .both))
-      #expect(!proxy.setBandwidth(nil, peer: "ada", direction: .both))
+      // Jitter, distributions and caps act on signalling too (issue 25): no media half needed.
+      let cap = MediaBandwidthCap(bitsPerSecond: 64_000)
+      #expect(proxy.setJitter(5, peer: "ada", direction: .both))
+      #expect(proxy.setBandwidth(cap, peer: "ada", direction: .both))
+      #expect(proxy.faults(of: "ada")?.downlink.jitter == 5)
+      #expect(proxy.faults(of: "ada")?.uplink.bandwidth == cap)
+      #expect(proxy.setBandwidth(nil, peer: "ada", direction: .both))
+      #expect(proxy.faults(of: "ada")?.uplink.bandwidth == nil)
+      // Unknown peers still change nothing.
+      #expect(!proxy.setJitter(5, peer: "bob", direction: .both))
+      #expect(!proxy.setBandwidth(cap, peer: "bob", direction: .both))
       #expect(proxy.mediaStatistics.isEmpty)
       #expect(throws: FaultProxyError.invalidUpstreamPort) {
         try FaultProxy(loop: loop, upstreamPort: 9, seed: 1, mediaUpstreamPort: 0)

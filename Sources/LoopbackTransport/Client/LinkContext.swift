@@ -25,6 +25,11 @@ final class LinkContext {
   @exclusivity(unchecked) private var framesBeforeClockCheck = LinkContext.framesPerClockCheck
   /// Loop time of the last sweep, the timer's or one from inside a turn.
   private var lastSweep: UInt64 = 0
+  /// Whether the links' heartbeats are suspended (``LoopbackLinkFactory/suspendHeartbeats()``):
+  /// no heartbeat is sent and no silence judged.
+  var isSuspended = false
+  /// Loop time the heartbeats were resumed: silence before it does not count.
+  private(set) var silenceFloor: UInt64 = 0
   /// How many frames are delivered between two looks at the clock inside a turn: a look costs
   /// a `clock_gettime`, a fan-out frame about 100 ns, so one per 32 frames is noise.
   static let framesPerClockCheck = 32
@@ -66,7 +71,14 @@ final class LinkContext {
     }
   }
 
+  /// Resumes the heartbeats: silence counts from now.
+  func resumeHeartbeats() {
+    isSuspended = false
+    silenceFloor = loop.now
+  }
+
   private func sweep() {
+    guard !isSuspended else { return }
     let now = loop.now
     lastSweep = now
     // A check may close a link, which unregisters it later (in its close callback), never
@@ -92,6 +104,7 @@ final class LinkContext {
   @inline(never)
   private func checkClockWithinTurn() {
     framesBeforeClockCheck = Self.framesPerClockCheck
+    guard !isSuspended else { return }
     let now = loop.currentTime
     guard millisecondsElapsed(from: lastSweep, to: now) >= configuration.sweepPeriod else {
       return

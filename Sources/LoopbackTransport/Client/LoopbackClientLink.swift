@@ -240,7 +240,9 @@ public final class LoopbackClientLink: SessionLink {
     }
     // The server's silence lasts until the loop's last look at the socket, not until now:
     // after a long turn, frames waiting to be read are not silence (Decision 0011).
-    let silence = millisecondsElapsed(from: connection.lastReadTime, to: loop.lastPollTime)
+    // Silence before the heartbeats were last resumed (a paused process) does not count.
+    let heard = max(connection.lastReadTime, context.silenceFloor)
+    let silence = millisecondsElapsed(from: heard, to: loop.lastPollTime)
     if silence >= configuration.heartbeatTimeout {
       if machine.heartbeatTimedOut() { connection.close(reason: .idleTimeout) }
       return

@@ -78,6 +78,26 @@ public final class LoopbackLinkFactory: SessionLinkFactory {
     return context.links.count
   }
 
+  /// Suspends the heartbeats of every link of this factory, as a stopped process's timers
+  /// stop: no heartbeat is sent and no link times out until ``resumeHeartbeats()``. Frames
+  /// still arrive and reach the links' handlers (a caller that stops its process holds them).
+  ///
+  /// > Important: Loop thread only, like the factory.
+  package func suspendHeartbeats() {
+    loop.assertInEventLoop()
+    context.isSuspended = true
+  }
+
+  /// Resumes the heartbeats after ``suspendHeartbeats()``: a link's silence counts from now,
+  /// so a link judges its silence only after what waited while suspended had a heartbeat
+  /// timeout to arrive.
+  ///
+  /// > Important: Loop thread only, like the factory.
+  package func resumeHeartbeats() {
+    loop.assertInEventLoop()
+    context.resumeHeartbeats()
+  }
+
   /// Drops every open link's connection at once, as a failing network would (see
   /// ``LoopbackClientLink/sever()``).
   public func severAll() {

@@ -177,6 +177,35 @@ public final class LoopbackServer<Host: SessionHost & SendableMetatype>: Sendabl
       return made
     }
   }
+
+  /// Kills the server as a crashed process dies: the listener and the media socket close,
+  /// every connection is reset (RST, no goodbye, nothing flushed), the host hears of nothing
+  /// more and its state goes with the loop, which shuts down. The ports are free again once
+  /// this returns, so a fresh server may bind them (``LoopbackServerConfiguration/port`` and
+  /// ``LoopbackServerConfiguration/mediaPort``; TCP listeners bind with `SO_REUSEADDR`).
+  ///
+  /// Calling it again, or ``shutdown()`` after it, returns the first report.
+  ///
+  /// - Returns: The connections reset, and the loop's shutdown report.
+  /// > Important: Blocks until the loop stopped; call it from any thread but the server's
+  /// > loop thread.
+  @discardableResult
+  package func kill() -> LoopbackServerShutdownReport {
+    if let report = finalReport.withLock({ $0 }) { return report }
+    let core = self.core
+    let open = try? loop.runBlocking {
+      let count = core.value.connectionCount
+      core.value.kill()
+      return count
+    }
+    let loopReport = loop.shutdown()
+    return finalReport.withLock { report in
+      if let report { return report }
+      let made = LoopbackServerShutdownReport(connectionsClosed: open ?? 0, loop: loopReport)
+      report = made
+      return made
+    }
+  }
 }
 
 /// What ``LoopbackServer/shutdown()`` did.

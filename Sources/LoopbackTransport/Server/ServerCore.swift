@@ -20,6 +20,8 @@ final class ServerCore<Host: SessionHost> {
   /// The bound port, once started.
   private(set) var port: UInt16 = 0
   private(set) var isShuttingDown = false
+  /// Set by ``kill()``: the host hears of nothing more.
+  private(set) var isKilled = false
   /// Connections accepted so far.
   private(set) var acceptedCount = 0
   /// Frames and payload bytes queued so far, and writes of connections that closed.
@@ -419,7 +421,7 @@ final class ServerCore<Host: SessionHost> {
       text += "; \(LogTokenBucket.summary(held))"
     }
     log(LoopbackLogRecord(level: Self.level(for: reason), message: text, connection: connection.id))
-    if notifyHost { host.connectionClosed(connection.id, now: clock.now()) }
+    if notifyHost && !isKilled { host.connectionClosed(connection.id, now: clock.now()) }
     if isShuttingDown, connections.isEmpty { finishShutdown() }
   }
 
@@ -462,6 +464,7 @@ final class ServerCore<Host: SessionHost> {
   // MARK: Host outputs
 
   private func perform(_ output: HostOutput) {
+    guard !isKilled else { return }
     if coalescingTimer != nil {
       guard !coalesce(output) else { return }
       flushHeldEvents()
@@ -632,6 +635,22 @@ final class ServerCore<Host: SessionHost> {
       closeOnPurpose(connection, goodbye: goodbye, reason: .local, detail: "server shutdown")
     }
     if connections.isEmpty { finishShutdown() }
+  }
+
+  /// Dies as a killed process would: stops accepting, closes the media socket and the ticks,
+  /// and resets every connection (RST, no goodbye, nothing flushed). The host hears of nothing
+  /// more, and its later outputs are dropped; the loop's shutdown closes what is left.
+  func kill() {
+    isKilled = true
+    isShuttingDown = true
+    listener?.close()
+    listener = nil
+    media?.close()
+    ticker?.close()
+    ticker = nil
+    coalescingTimer?.close()
+    coalescingTimer = nil
+    for connection in connections.values { connection.tcp.reset() }
   }
 
   private func finishShutdown() {

@@ -7,7 +7,8 @@ import Foundation
 public struct RunReport: Sendable, Hashable, Codable {
   /// One expectation that did not hold.
   public struct Failure: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// Which expectation: `invariants`, `convergence`, `liveness`, `delivery`, `assertion`.
+    /// Which expectation: `invariants`, `convergence`, `liveness`, `delivery`, `assertion`, or
+    /// `fault` (the world could not apply one).
     public var check: String
     /// The peer it showed on, if one.
     public var peer: String?
@@ -57,7 +58,10 @@ public struct RunReport: Sendable, Hashable, Codable {
   public var skippedActions: Int
   /// Faults injected.
   public var faults: Int
-  /// Faults the mode could not inject.
+  /// What the run went without because the mode has none: `media` when the scenario asks for
+  /// media and the mode has no media plane. A fault the mode cannot inject is no note: loading
+  /// for the mode refuses it (``ScenarioLoader/validate(_:for:)``), and a world that still
+  /// cannot apply one fails the run (a `fault` failure).
   public var unsupportedFaults: [String]
   /// When every replica had converged after the heal, milliseconds after the heal.
   public var convergedAfterHeal: Int64?

@@ -85,7 +85,13 @@ extension ScenarioRunner {
   func apply(_ fault: WorldFault) {
     if options.keepsTrace { trace.recordNetwork("fault \(fault)") }
     noteOnTimeline(fault)
-    if !world.inject(fault) { noteUnsupported(Self.kindName(fault)) }
+    if !world.inject(fault) { refuse(Self.kindName(fault)) }
+  }
+
+  /// A fault the world could not apply: the run fails, since it did not test what the
+  /// scenario says (a mode refuses, when loaded, what it cannot do; this is the backstop).
+  func refuse(_ kind: String) {
+    fail("fault", peer: nil, "the \(world.modeName) world could not apply a \(kind) fault")
   }
 
   private func resolve(_ side: [String]) -> [String] {

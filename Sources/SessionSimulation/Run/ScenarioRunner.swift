@@ -335,7 +335,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         applyLinks(base, to: name)
         if let skew = spec.clockSkewMilliseconds, skew != 0 {
           skews[name] = skew
-          if !world.inject(.clockSkew(name, skew)) { unsupported.append("clock skew") }
+          if !world.inject(.clockSkew(name, skew)) { refuse("clock skew") }
         }
         if let time = spec.joinTime(of: place) {
           schedule(at: time) { $0.join(peer) }
@@ -373,8 +373,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     let up = network.link(uplink: true)
     let down = network.link(uplink: false)
     if up != LinkSpec() || down != LinkSpec() || baseLinks[peer] != network {
-      if !world.inject(.impair(peer, .uplink, up)) { noteUnsupported("link behaviour") }
-      if !world.inject(.impair(peer, .downlink, down)) { noteUnsupported("link behaviour") }
+      if !world.inject(.impair(peer, .uplink, up)) { refuse("link behaviour") }
+      if !world.inject(.impair(peer, .downlink, down)) { refuse("link behaviour") }
     }
   }
 

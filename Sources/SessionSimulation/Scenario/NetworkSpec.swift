@@ -119,6 +119,45 @@ public struct LinkSpec: Sendable, Hashable, Codable {
   }
 }
 
+extension LinkSpec {
+  /// The fields of this link a mode cannot apply, each with why, in key order: what loading a
+  /// scenario for that mode refuses (``ScenarioLoader/validate(_:for:)``). Deterministic mode
+  /// applies every field; loopback mode's proxies cannot duplicate, reorder or make loss
+  /// bursts.
+  ///
+  /// - Parameter mode: The mode.
+  /// - Returns: Each field's key and the reason; empty when the mode can apply it all.
+  package func unsupportedFields(in mode: SimulationMode) -> [(key: String, reason: String)] {
+    guard mode == .loopback else { return [] }
+    var fields: [(key: String, reason: String)] = []
+    if let burst = burstLength, burst > 1 {
+      fields.append(
+        (
+          "burstLength",
+          "loopback mode cannot make loss bursts (its proxy draws each chunk's and datagram's "
+            + "loss on its own); leave it out or run in deterministic mode"
+        ))
+    }
+    if let duplicate, duplicate > 0 {
+      fields.append(
+        (
+          "duplicate",
+          "loopback mode cannot duplicate (TCP signalling never does, and its media proxy "
+            + "forwards each datagram once); leave it out or run in deterministic mode"
+        ))
+    }
+    if reorder == true {
+      fields.append(
+        (
+          "reorder",
+          "loopback mode cannot reorder (TCP keeps its byte order, and its media proxy keeps "
+            + "datagrams in order); leave it out or run in deterministic mode"
+        ))
+    }
+    return fields
+  }
+}
+
 /// The random part of a delay, added to the minimum: `{"kind": "uniform", "max": "40ms"}`.
 ///
 /// > Important: A value; `Sendable`.

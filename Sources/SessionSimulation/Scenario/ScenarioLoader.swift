@@ -251,6 +251,61 @@ public enum ScenarioLoader {
     }
   }
 
+  /// Checks that a scenario can run, and in `mode`: what ``validate(_:)`` checks, then that
+  /// every link the scenario states (its network, each peer group's, each impairment's and
+  /// each random impairment's) asks for nothing the mode cannot do. Loopback mode cannot
+  /// duplicate or reorder (TCP never does, and its media proxy keeps order and forwards each
+  /// datagram once) nor make loss bursts (`burstLength` over 1); deterministic mode can do
+  /// everything.
+  ///
+  /// - Parameters:
+  ///   - scenario: The scenario.
+  ///   - mode: The mode it is to run in.
+  /// - Throws: ``ScenarioError`` at the first problem; a field the mode cannot do names the
+  ///   field (`network.both.duplicate`) and the mode.
+  public static func validate(_ scenario: Scenario, for mode: SimulationMode) throws {
+    try validate(scenario)
+    try checkSupported(scenario, in: mode)
+  }
+
+  /// Reads a scenario file and checks that it can run in `mode` (``validate(_:for:)``).
+  ///
+  /// - Parameters:
+  ///   - path: The file.
+  ///   - mode: The mode it is to run in.
+  /// - Returns: The scenario.
+  /// - Throws: ``ScenarioError`` when the file is missing or wrong, or asks for what the mode
+  ///   cannot do.
+  public static func load(path: String, for mode: SimulationMode) throws -> Scenario {
+    let scenario = try load(path: path)
+    try checkSupported(scenario, in: mode)
+    return scenario
+  }
+
+  /// The mode-specific part of ``validate(_:for:)``: every stated link's fields the mode
+  /// cannot do.
+  static func checkSupported(_ scenario: Scenario, in mode: SimulationMode) throws {
+    var networks: [(String, NetworkSpec?)] = [("network", scenario.network)]
+    for (index, peer) in scenario.peers.enumerated() {
+      networks.append(("peers[\(index)].network", peer.network))
+    }
+    for (index, fault) in scenario.faults.enumerated() {
+      networks.append(("faults[\(index)].network", fault.network))
+    }
+    for (index, process) in scenario.randomFaults.enumerated() {
+      networks.append(("randomFaults[\(index)].network", process.network))
+    }
+    for (path, network) in networks {
+      guard let network else { continue }
+      for (side, link) in [
+        ("both", network.both), ("uplink", network.uplink), ("downlink", network.downlink),
+      ] {
+        guard let link, let field = link.unsupportedFields(in: mode).first else { continue }
+        throw ScenarioError(path: "\(path).\(side).\(field.key)", reason: field.reason)
+      }
+    }
+  }
+
   private static func validate(_ media: PeerMediaSpec?, at path: String) throws {
     guard let media else { return }
     guard (1...60).contains(media.frameRate) else {

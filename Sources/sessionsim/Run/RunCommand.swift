@@ -75,7 +75,9 @@ let runUsage = """
     scenario = ScenarioScaling.scaled(scenario, toAbout: peers)
   }
   do {
-    try ScenarioLoader.validate(scenario)
+    // What the mode cannot do (loopback mode: duplication, reordering, loss bursts) is an
+    // input error too.
+    try ScenarioLoader.validate(scenario, for: mode)
   } catch let error as ScenarioError {
     throw CommandFailure("\(path): \(error)", status: 2)
   }

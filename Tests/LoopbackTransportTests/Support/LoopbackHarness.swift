@@ -124,6 +124,22 @@ final class LoopbackHarness: Sendable {
     return report
   }
 
+  /// Kills the server as a crashed process dies (``LoopbackServer/kill()``) and starts a fresh
+  /// one (a new service) on the same TCP and media ports.
+  func killAndRestartServer() throws -> LoopbackServerShutdownReport {
+    let old = server
+    let report = old.kill()
+    var configuration = serverConfiguration
+    configuration.port = old.port
+    configuration.mediaPort = old.mediaPort ?? 0
+    let serviceConfiguration = self.serviceConfiguration
+    let fresh = try LoopbackServer(configuration: configuration, log: serverLog.handler) {
+      SessionService(configuration: serviceConfiguration)
+    }
+    serverSlot.withLock { $0 = fresh }
+    return report
+  }
+
   /// Runs `body` with the service on the server loop.
   func onService<Result: Sendable>(
     _ body: @escaping @Sendable (SessionService) throws -> Result
