@@ -22,6 +22,10 @@ let benchmarks: [String: Benchmark] = [
     summary: "simulated media: service cost per packet, relay vs raw libuv, capacity, speedup",
     usage: "media [--json] [--repetitions N] [--only PART] [--scenario FILE]",
     help: mediaUsage, run: runMediaBenchmark),
+  "soak": Benchmark(
+    summary: "a long loopback run (30 min, 200 peers, media churning): RSS, descriptors, handles",
+    usage: "soak [--minutes M] [--peers N] [--churn-per-minute C] [--json]",
+    help: soakUsage, run: runSoakBenchmark),
   "simulation": Benchmark(
     summary: "deterministic runs at scale: fan-out vs in-process, 1k churn, 5k join, demo, sweeps",
     usage: "simulation [--json] [--repetitions N] [--only PART]",

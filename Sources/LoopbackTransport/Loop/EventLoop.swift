@@ -199,6 +199,16 @@ public final class EventLoop: @unchecked Sendable {
     return max(uv_now(uvLoop), uv_hrtime() / 1_000_000)
   }
 
+  /// The handles registered with the loop now (timers, sockets, the loop's own wake-up and
+  /// turn hooks; libuv's internal handles excluded), counted with `uv_walk`: what a soak
+  /// watches for a leak.
+  ///
+  /// > Important: Loop thread only.
+  package var handleCount: Int {
+    assertInEventLoop()
+    return countHandles(uvLoop)
+  }
+
   /// Runs `work` on the loop thread during a coming loop turn.
   ///
   /// Thread-safe. Work items run in the order they were posted (per posting thread, and in the

@@ -1,0 +1,471 @@
+import Dispatch
+import Foundation
+import LoopbackTransport
+import SessionCore
+import SessionSDK
+import SessionService
+import SessionSimulation
+import SessionTestSupport
+import SessionTransport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let soakUsage = """
+  usage: sessionbench soak [--minutes M] [--peers N] [--watching W] [--frame-rate F]
+                           [--churn-per-minute C] [--warm-up M] [--json]
+
+  A long run over loopback (not in CI): a SessionService with its media plane behind a
+  LoopbackServer and N SDK instances (default 200) on one client loop, each sending 180p video
+  at F fps (default 15) and audio, and watching the next W videos (default 4). The session
+  churns the whole time: C times a minute (default 120) the next instance in turn leaves and
+  joins again 2 s later (a new TCP connection and a new media socket, subscriptions anew),
+  turns its camera off and on, or moves one of its subscriptions to another user.
+
+  Every minute it prints the process's resident memory (RSS), its open file descriptors, and
+  the libuv handles of the client loop and of the server's loop. After M minutes (default 30)
+  the churn stops, every instance settles back into the session, and it checks:
+
+    - RSS at the end grew under 5% over RSS at the end of the warm-up (default 5 minutes);
+    - descriptors and handles are back to their count at the start (every instance in the
+      session, every subscription flowing);
+    - every replica holds the whole roster.
+
+  exit status: 0 every criterion held, 1 one did not, 2 usage error
+  """
+
+/// One minute's reading.
+struct SoakSample: Codable {
+  var minute: Int
+  var rssKB: Int
+  var descriptors: Int
+  var clientHandles: Int
+  var serverHandles: Int
+  var inSession: Int
+  var churned: Int
+}
+
+/// `sessionbench soak`: see ``soakUsage``.
+func runSoakBenchmark(_ arguments: [String]) throws {
+  var minutes = 30.0
+  var peers = 200
+  var watching = 4
+  var frameRate = 15
+  var churn = 120.0
+  var warmUp = 5.0
+  var json = false
+  var iterator = arguments.makeIterator()
+  func number(_ option: String) throws -> Double {
+    guard let text = iterator.next(), let value = Double(text), value.isFinite, value >= 0 else {
+      throw BenchmarkError("\(option) needs a number\n\(soakUsage)")
+    }
+    return value
+  }
+  while let argument = iterator.next() {
+    switch argument {
+    case "--minutes": minutes = try number(argument)
+    case "--peers": peers = Int(try number(argument))
+    case "--watching": watching = Int(try number(argument))
+    case "--frame-rate": frameRate = Int(try number(argument))
+    case "--churn-per-minute": churn = try number(argument)
+    case "--warm-up": warmUp = try number(argument)
+    case "--json": json = true
+    default: throw BenchmarkError("unknown option \(argument)\n\(soakUsage)")
+    }
+  }
+  guard peers >= 2, peers <= 1_000, watching >= 1, watching < peers, (1...60).contains(frameRate),
+    minutes > 0, warmUp < minutes, churn <= 6_000
+  else {
+    throw BenchmarkError(
+      "--peers 2–1000, --watching 1 to peers−1, --frame-rate 1–60, --warm-up under --minutes\n"
+        + soakUsage)
+  }
+  let log = StandardError()
+  let world = try SoakWorld(peers: peers, watching: watching, frameRate: frameRate)
+  defer { world.shutdown() }
+  log.line("soak: \(peers) peers joining, each watching \(watching) at \(frameRate) fps")
+  try world.joinAndSubscribe()
+  let start = try world.sample(minute: 0)
+  log.line(start.line)
+  var samples = [start]
+  try world.startChurn(perMinute: churn)
+  let began = monotonicNanoseconds()
+  var minute = 1
+  while Double(minute) <= minutes {
+    let due = began + UInt64(Double(minute) * 60e9)
+    while monotonicNanoseconds() < due { usleep(200_000) }
+    let sample = try world.sample(minute: minute)
+    log.line(sample.line)
+    samples.append(sample)
+    minute += 1
+  }
+  try world.stopChurn()
+  log.line("soak: churn stopped; settling")
+  try world.settle()
+  let end = try world.sample(minute: minute - 1)
+  log.line("end \(end.line)")
+  let warm = samples.last { Double($0.minute) <= warmUp } ?? start
+  let growth = Double(end.rssKB - warm.rssKB) / Double(max(1, warm.rssKB))
+  let roster = try world.everyRosterWhole()
+  let checks: [(String, Bool)] = [
+    (
+      "RSS grew \(String(format: "%.2f", growth * 100))% from minute \(warm.minute) "
+        + "(\(warm.rssKB) kB) to the end (\(end.rssKB) kB): under 5%", growth < 0.05
+    ),
+    (
+      "descriptors at the end \(end.descriptors), at the start \(start.descriptors)",
+      end.descriptors == start.descriptors
+    ),
+    (
+      "client loop handles at the end \(end.clientHandles), at the start \(start.clientHandles)",
+      end.clientHandles == start.clientHandles
+    ),
+    (
+      "server loop handles at the end \(end.serverHandles), at the start \(start.serverHandles)",
+      end.serverHandles == start.serverHandles
+    ),
+    ("every replica holds all \(peers) members", roster),
+  ]
+  if json {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    for sample in samples + [end] {
+      print(String(decoding: try encoder.encode(sample), as: UTF8.self))
+    }
+  }
+  let churned = end.churned
+  print("sessionbench soak: \(peers) peers over \(minutes) minutes, \(churned) churn steps")
+  print("  rss_growth_percent  \(String(format: "%8.2f", growth * 100))   bar 5")
+  print("  rss_max_kb          \((samples + [end]).map(\.rssKB).max() ?? 0)")
+  for (text, held) in checks { print("  \(held ? "ok    " : "FAILED") \(text)") }
+  if checks.contains(where: { !$0.1 }) {
+    throw ToolFailure("the soak failed a criterion", status: 1)
+  }
+}
+
+extension SoakSample {
+  var line: String {
+    "minute \(minute): rss \(rssKB) kB, descriptors \(descriptors), handles client "
+      + "\(clientHandles) server \(serverHandles), in session \(inSession), churn steps \(churned)"
+  }
+}
+
+/// The resident set size of this process, kB (`VmRSS` of `/proc/self/status`).
+func residentKilobytes() -> Int {
+  guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+    return 0
+  }
+  for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+  }
+  return 0
+}
+
+/// The descriptors this process has open (the entries of `/proc/self/fd`, less the one
+/// reading it).
+func openDescriptors() -> Int {
+  ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 1) - 1
+}
+
+/// The soak's server, client loop and instances.
+///
+/// > Important: Made and driven from the benchmark's main thread; ``SoakPeers`` lives on the
+/// > client loop.
+final class SoakWorld {
+  let server: LoopbackServer<SessionService>
+  let client: EventLoop
+  let peers: LoopBound<SoakPeers>
+  private let keeper = LoopBoundKeeper()
+  let count: Int
+
+  init(peers count: Int, watching: Int, frameRate: Int) throws {
+    raiseFileLimit(to: 4 * count + 256)
+    self.count = count
+    let fixture = SessionFixture(sessionName: MediaWorld.session)
+    let configuration = fixture.serviceConfiguration()
+    let serverConfiguration = LoopbackServerConfiguration(
+      mediaSocket: UDPConfiguration(receiveBufferSize: MediaWorld.mediaReceiveBuffer))
+    server = try LoopbackServer(configuration: serverConfiguration) {
+      SessionService(configuration: configuration)
+    }
+    let client = try EventLoop(name: "bench-soak-peers")
+    self.client = client
+    let (port, mediaPort) = (server.port, server.mediaPort)
+    peers = try client.runBlocking {
+      LoopBound(
+        try SoakPeers(
+          loop: client, port: port, mediaPort: mediaPort, count: count, watching: watching,
+          frameRate: frameRate, fixture: fixture),
+        loop: client)
+    }
+    keeper.keep(peers)
+  }
+
+  /// Every instance joins; waits until every replica holds the roster and every subscription
+  /// delivered.
+  func joinAndSubscribe() throws {
+    let peers = self.peers
+    try client.runBlocking { peers.value.joinAll() }
+    try wait(seconds: 120, "every instance in the session and every subscription flowing") {
+      $0.allSettled
+    }
+  }
+
+  func startChurn(perMinute: Double) throws {
+    let peers = self.peers
+    try client.runBlocking { try peers.value.startChurn(perMinute: perMinute) }
+  }
+
+  func stopChurn() throws {
+    let peers = self.peers
+    try client.runBlocking { peers.value.stopChurn() }
+  }
+
+  /// Waits until every instance is back in the session with its subscriptions flowing, and
+  /// two more seconds for the connections that closed to finish closing.
+  func settle() throws {
+    try wait(seconds: 120, "every instance back in the session, subscriptions flowing") {
+      $0.allSettled
+    }
+    usleep(2_000_000)
+  }
+
+  func everyRosterWhole() throws -> Bool {
+    let (peers, count) = (self.peers, self.count)
+    return try client.runBlocking {
+      peers.value.sdks.allSatisfy { $0.store.state.participants.count == count }
+    }
+  }
+
+  func sample(minute: Int) throws -> SoakSample {
+    let peers = self.peers
+    let (client, serverLoop) = (self.client, server.loop)
+    let (clientHandles, inSession, churned) = try client.runBlocking {
+      (client.handleCount, peers.value.inSessionCount, peers.value.churned)
+    }
+    let serverHandles = try serverLoop.runBlocking { serverLoop.handleCount }
+    return SoakSample(
+      minute: minute, rssKB: residentKilobytes(), descriptors: openDescriptors(),
+      clientHandles: clientHandles, serverHandles: serverHandles, inSession: inSession,
+      churned: churned)
+  }
+
+  private func wait(
+    seconds: Double, _ what: String, _ done: @escaping @Sendable (SoakPeers) -> Bool
+  ) throws {
+    let peers = self.peers
+    let deadline = monotonicNanoseconds() + UInt64(seconds * 1e9)
+    while true {
+      let finished = try client.runBlocking { done(peers.value) }
+      if finished { return }
+      guard monotonicNanoseconds() < deadline else {
+        let detail = try client.runBlocking { peers.value.unsettled }
+        throw BenchmarkError("soak: not \(what) after \(Int(seconds)) s: \(detail)")
+      }
+      usleep(250_000)
+    }
+  }
+
+  func shutdown() {
+    _ = client.shutdown()
+    _ = server.shutdown()
+    keeper.release()
+  }
+}
+
+/// The soak's SDK instances and their churn, on the client loop.
+///
+/// > Important: Loop-confined: made and used on the client loop's thread.
+final class SoakPeers {
+  let loop: EventLoop
+  let sdks: [VideoSDK]
+  let watching: Int
+  let fixture: SessionFixture
+  private let factory: LoopbackLinkFactory
+  /// Each instance's views by the user it watches (the SDK holds views weakly).
+  private var views: [[UserID: FrameCounter]]
+  /// Instances that left and join again when their time comes.
+  private var rejoining: [(index: Int, at: UInt64)] = []
+  private var churnTimer: UVTimer?
+  private var next = 0
+  private(set) var churned = 0
+
+  init(
+    loop: EventLoop, port: UInt16, mediaPort: UInt16?, count: Int, watching: Int,
+    frameRate: Int, fixture: SessionFixture
+  ) throws {
+    self.loop = loop
+    self.watching = watching
+    self.fixture = fixture
+    factory = LoopbackLinkFactory(loop: loop, port: port)
+    let media = mediaPort.map { LoopbackMediaLinkFactory(loop: loop, port: $0) }
+    sdks = (0..<count).map { _ in VideoSDK() }
+    views = Array(repeating: [:], count: count)
+    for (index, sdk) in sdks.enumerated() {
+      let params = InitParams(domain: "zoom.us", transport: factory, clock: factory.clock.now)
+      params.media = media
+      params.videoSendResolution = .resolution180
+      params.videoFrameRate = frameRate
+      params.mediaSeed = UInt64(index + 1)
+      sdk.initialize(params)
+      // By index and unowned(unsafe), as MediaPeers: this object outlives the client loop.
+      sdk.callbackObserver = { [unowned(unsafe) self] callback in
+        if case .onSessionJoin = callback { views[index] = [:] }
+      }
+    }
+  }
+
+  func joinAll() {
+    for index in sdks.indices { join(index) }
+  }
+
+  private func join(_ index: Int) {
+    let context = fixture.context(forMember: index, now: factory.clock.now())
+    context.audioOption = AudioOptions(connect: true, mute: false)
+    context.videoOption = VideoOptions(localVideoOn: true)
+    sdks[index].joinSession(context)
+  }
+
+  /// Subscribes what instance `index` should watch and does not: the next `watching` users in
+  /// session after it, by instance order, that are present.
+  private func subscribeMissing(_ index: Int) {
+    guard let session = sdks[index].getSession() else { return }
+    let present = sdks.indices.filter { $0 != index && sdks[$0].getSession() != nil }
+    guard !present.isEmpty else { return }
+    let after = present.filter { $0 > index } + present.filter { $0 < index }
+    let wanted = after.prefix(watching).compactMap { sdks[$0].store.state.myselfID }
+    for user in views[index].keys where !wanted.contains(user) {
+      if let view = views[index].removeValue(forKey: user) {
+        _ = session.user(withID: user)?.getVideoCanvas()?.unSubscribe(with: view)
+      }
+    }
+    for user in wanted where views[index][user] == nil {
+      let view = FrameCounter()
+      guard let canvas = session.user(withID: user)?.getVideoCanvas(),
+        canvas.subscribe(with: view, aspectMode: .panAndScan, andResolution: .resolution180)
+          == .success
+      else { continue }
+      views[index][user] = view
+    }
+  }
+
+  /// `perMinute` churn steps a minute, instance by instance in turn, plus a pass that joins
+  /// those whose time came and tops up subscriptions.
+  func startChurn(perMinute: Double) throws {
+    let timer = try UVTimer(loop: loop)
+    churnTimer = timer
+    let every = UInt64(max(10, 60_000 / max(perMinute, 1)))
+    var tick: UInt64 = 0
+    timer.schedule(afterMilliseconds: every, repeatingEvery: every) { [unowned(unsafe) self] in
+      tick += 1
+      if perMinute > 0 { churnStep() }
+      rejoinDue()
+      // Subscriptions follow the roster: a few instances a tick, all within a few seconds.
+      for _ in 0..<max(1, sdks.count / 40) {
+        subscribeMissing(Int(tick % UInt64(sdks.count)))
+        tick += 1
+      }
+    }
+  }
+
+  func stopChurn() {
+    churnTimer?.close()
+    churnTimer = nil
+    // What is left to do, done by a plain timer until settled.
+    if let timer = try? UVTimer(loop: loop) {
+      churnTimer = timer
+      timer.schedule(afterMilliseconds: 100, repeatingEvery: 100) { [unowned(unsafe) self] in
+        rejoinDue(force: true)
+        for index in sdks.indices { subscribeMissing(index) }
+        if allSettled {
+          churnTimer?.close()
+          churnTimer = nil
+        }
+      }
+    }
+  }
+
+  private func churnStep() {
+    let index = next
+    next = (next + 1) % sdks.count
+    guard sdks[index].getSession() != nil else { return }
+    churned += 1
+    let sdk = sdks[index]
+    switch churned % 3 {
+    case 0:
+      _ = sdk.leaveSession(false)
+      views[index] = [:]
+      rejoining.append((index, loop.now + 2_000))
+    case 1:
+      let helper = sdk.getVideoHelper()
+      _ = helper?.stopVideo()
+      _ = helper?.startVideo()
+    default:
+      // Move one subscription: drop the first and let the top-up take another.
+      if let (user, view) = views[index].first,
+        let canvas = sdk.getSession()?.user(withID: user)?.getVideoCanvas()
+      {
+        _ = canvas.unSubscribe(with: view)
+        views[index][user] = nil
+      }
+    }
+  }
+
+  private func rejoinDue(force: Bool = false) {
+    let now = loop.now
+    rejoining.removeAll { entry in
+      guard force || entry.at <= now else { return false }
+      if sdks[entry.index].getSession() == nil { join(entry.index) }
+      return true
+    }
+  }
+
+  /// The instances that keep ``allSettled`` false, in words (the first five).
+  var unsettled: String {
+    var lines: [String] = []
+    if !rejoining.isEmpty { lines.append("\(rejoining.count) waiting to rejoin") }
+    for (index, sdk) in sdks.enumerated() {
+      let state = sdk.store.state
+      let flowing = sdk.mediaFigures.streams.count { stream in
+        stream.kind == .video && stream.isSubscribed && stream.packetsReceived > 0
+      }
+      if sdk.getSession() == nil || state.participants.count != sdks.count
+        || views[index].count < watching || flowing < watching
+      {
+        let streams = sdk.mediaFigures.streams.filter { $0.kind == .video }.map { stream in
+          "\(stream.publisher):\(stream.isSubscribed ? "sub" : "-"):\(stream.packetsReceived)"
+            + ":\(state.participants[stream.publisher]?.isVideoOn == true ? "on" : "off")"
+        }
+        lines.append(
+          "#\(index) phase \(state.phase) roster \(state.participants.count) views "
+            + "\(views[index].keys.sorted()) flowing \(flowing) streams \(streams)")
+      }
+    }
+    return lines.prefix(6).joined(separator: "; ")
+  }
+
+  var inSessionCount: Int { sdks.count { $0.getSession() != nil } }
+
+  /// Every instance in the session with the whole roster, every wanted subscription made and
+  /// delivering.
+  var allSettled: Bool {
+    guard rejoining.isEmpty else { return false }
+    for (index, sdk) in sdks.enumerated() {
+      guard sdk.getSession() != nil, sdk.store.state.participants.count == sdks.count else {
+        return false
+      }
+      if views[index].count < watching {
+        subscribeMissing(index)
+        return false
+      }
+      let flowing = sdk.mediaFigures.streams.count { stream in
+        stream.kind == .video && stream.isSubscribed && stream.packetsReceived > 0
+      }
+      if flowing < watching { return false }
+    }
+    return true
+  }
+}
