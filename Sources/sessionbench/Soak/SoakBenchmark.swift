@@ -209,7 +209,7 @@ final class SoakWorld {
   func joinAndSubscribe() throws {
     let peers = self.peers
     try client.runBlocking { peers.value.joinAll() }
-    try wait(seconds: 120, "every instance in the session and every subscription flowing") {
+    try wait(seconds: 300, "every instance in the session and every subscription flowing") {
       $0.allSettled
     }
   }
@@ -227,7 +227,7 @@ final class SoakWorld {
   /// Waits until every instance is back in the session with its subscriptions flowing, and
   /// two more seconds for the connections that closed to finish closing.
   func settle() throws {
-    try wait(seconds: 120, "every instance back in the session, subscriptions flowing") {
+    try wait(seconds: 300, "every instance back in the session, subscriptions flowing") {
       $0.allSettled
     }
     usleep(2_000_000)
@@ -453,12 +453,15 @@ final class SoakPeers {
   /// delivering.
   var allSettled: Bool {
     guard rejoining.isEmpty else { return false }
-    for (index, sdk) in sdks.enumerated() {
+    // Subscriptions follow the roster: every instance short of its views tries again now.
+    var settled = true
+    for index in sdks.indices where views[index].count < watching {
+      subscribeMissing(index)
+      settled = false
+    }
+    guard settled else { return false }
+    for sdk in sdks {
       guard sdk.getSession() != nil, sdk.store.state.participants.count == sdks.count else {
-        return false
-      }
-      if views[index].count < watching {
-        subscribeMissing(index)
         return false
       }
       let flowing = sdk.mediaFigures.streams.count { stream in
