@@ -16,14 +16,15 @@ import SessionTransport
 
 let soakUsage = """
   usage: sessionbench soak [--minutes M] [--peers N] [--watching W] [--frame-rate F]
-                           [--churn-per-minute C] [--warm-up M] [--json]
+                           [--churn-per-minute C] [--churn KINDS] [--warm-up M] [--json]
 
   A long run over loopback (not in CI): a SessionService with its media plane behind a
   LoopbackServer and N SDK instances (default 200) on one client loop, each sending 180p video
   at F fps (default 15) and audio, and watching the next W videos (default 4). The session
   churns the whole time: C times a minute (default 120) the next instance in turn leaves and
   joins again 2 s later (a new TCP connection and a new media socket, subscriptions anew),
-  turns its camera off and on, or moves one of its subscriptions to another user.
+  turns its camera off and on, or moves one of its subscriptions to another user, in turn
+  (--churn leave,camera,move picks the kinds; default all three).
 
   Every minute it prints the process's resident memory (RSS), its open file descriptors, and
   the libuv handles of the client loop and of the server's loop. After M minutes (default 30)
@@ -57,6 +58,7 @@ func runSoakBenchmark(_ arguments: [String]) throws {
   var churn = 120.0
   var warmUp = 5.0
   var json = false
+  var kinds: [SoakPeers.Step] = SoakPeers.Step.allCases
   var iterator = arguments.makeIterator()
   func number(_ option: String) throws -> Double {
     guard let text = iterator.next(), let value = Double(text), value.isFinite, value >= 0 else {
@@ -73,6 +75,12 @@ func runSoakBenchmark(_ arguments: [String]) throws {
     case "--churn-per-minute": churn = try number(argument)
     case "--warm-up": warmUp = try number(argument)
     case "--json": json = true
+    case "--churn":
+      let names = (iterator.next() ?? "").split(separator: ",").map(String.init)
+      kinds = names.compactMap(SoakPeers.Step.init(rawValue:))
+      guard !kinds.isEmpty, kinds.count == names.count else {
+        throw BenchmarkError("--churn takes leave, camera and move, comma-separated\n\(soakUsage)")
+      }
     default: throw BenchmarkError("unknown option \(argument)\n\(soakUsage)")
     }
   }
@@ -91,7 +99,7 @@ func runSoakBenchmark(_ arguments: [String]) throws {
   let start = try world.sample(minute: 0)
   log.line(start.line)
   var samples = [start]
-  try world.startChurn(perMinute: churn)
+  try world.startChurn(perMinute: churn, kinds: kinds)
   let began = monotonicNanoseconds()
   var minute = 1
   while Double(minute) <= minutes {
@@ -214,9 +222,9 @@ final class SoakWorld {
     }
   }
 
-  func startChurn(perMinute: Double) throws {
+  func startChurn(perMinute: Double, kinds: [SoakPeers.Step]) throws {
     let peers = self.peers
-    try client.runBlocking { try peers.value.startChurn(perMinute: perMinute) }
+    try client.runBlocking { try peers.value.startChurn(perMinute: perMinute, kinds: kinds) }
   }
 
   func stopChurn() throws {
@@ -280,6 +288,11 @@ final class SoakWorld {
 ///
 /// > Important: Loop-confined: made and used on the client loop's thread.
 final class SoakPeers {
+  /// A kind of churn step.
+  enum Step: String, CaseIterable, Sendable {
+    case leave, camera, move
+  }
+
   let loop: EventLoop
   let sdks: [VideoSDK]
   let watching: Int
@@ -292,6 +305,7 @@ final class SoakPeers {
   private var churnTimer: UVTimer?
   private var next = 0
   private(set) var churned = 0
+  private var kinds: [Step] = Step.allCases
 
   init(
     loop: EventLoop, port: UInt16, mediaPort: UInt16?, count: Int, watching: Int,
@@ -354,7 +368,8 @@ final class SoakPeers {
 
   /// `perMinute` churn steps a minute, instance by instance in turn, plus a pass that joins
   /// those whose time came and tops up subscriptions.
-  func startChurn(perMinute: Double) throws {
+  func startChurn(perMinute: Double, kinds: [Step]) throws {
+    self.kinds = kinds
     let timer = try UVTimer(loop: loop)
     churnTimer = timer
     let every = UInt64(max(10, 60_000 / max(perMinute, 1)))
@@ -394,16 +409,16 @@ final class SoakPeers {
     guard sdks[index].getSession() != nil else { return }
     churned += 1
     let sdk = sdks[index]
-    switch churned % 3 {
-    case 0:
+    switch kinds[churned % kinds.count] {
+    case .leave:
       _ = sdk.leaveSession(false)
       views[index] = [:]
       rejoining.append((index, loop.now + 2_000))
-    case 1:
+    case .camera:
       let helper = sdk.getVideoHelper()
       _ = helper?.stopVideo()
       _ = helper?.startVideo()
-    default:
+    case .move:
       // Move one subscription: drop the first and let the top-up take another.
       if let (user, view) = views[index].first,
         let canvas = sdk.getSession()?.user(withID: user)?.getVideoCanvas()
