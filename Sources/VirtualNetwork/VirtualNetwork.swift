@@ -226,6 +226,17 @@ public final class VirtualNetwork {
     return peer
   }
 
+  /// Ends every node's media links as the network goes: a node holds its links and each link
+  /// holds its node, a cycle only ``VirtualMediaLink/close()`` broke, so a network dropped with
+  /// links open (the end of most runs) leaked them with their handlers and what those held
+  /// (found by LeakSanitizer, `scripts/sanitize address`).
+  deinit {
+    for peer in peerOrder {
+      for link in peer.mediaLinks { link.end() }
+      peer.mediaLinks.removeAll()
+    }
+  }
+
   /// The names of every peer made so far, in the order they were made.
   public var peerNames: [String] { peerOrder.map(\.name) }
 
