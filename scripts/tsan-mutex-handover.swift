@@ -1,5 +1,5 @@
 // ThreadSanitizer cannot see a contended `Synchronization.Mutex` hand its value over
-// (Docs/Reliability-sanitizers.md, scripts/tsan-suppressions.txt). Run:
+// (Docs/Reliability.md, scripts/tsan-suppressions.txt). Run:
 //
 //   swiftc -sanitize=thread -g scripts/tsan-mutex-handover.swift -o /tmp/handover && /tmp/handover
 //

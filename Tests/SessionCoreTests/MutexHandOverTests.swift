@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 /// ThreadSanitizer cannot see a contended `Synchronization.Mutex` hand its value over
-/// (Docs/Reliability-sanitizers.md).
+/// (Docs/Reliability.md, "Sanitizers").
 ///
 /// `Mutex.withLock` inlines only the lock's fast path, one compare-and-swap, into the caller,
 /// where ThreadSanitizer instruments it. A thread that finds the lock taken calls `_lockSlow`

@@ -278,7 +278,7 @@ struct MediaSession: Sendable {
   }
 
   /// The service withdrew the local user's streams of `kind`, as it does when the replica's
-  /// camera goes off or share ends: they count as not announced, so the next signal announces
+  /// camera goes off or share ends: they count as withdrawn, so the next signal announces
   /// them again if the source still sends, and the next frame is a key frame for subscribers
   /// who start afresh. A camera turned off and on between two ticks never stopped here (the
   /// sources follow the replica at each tick) while the service forgot its layers: without
@@ -288,7 +288,10 @@ struct MediaSession: Sendable {
   mutating func serviceWithdrew(_ kind: MediaKind) {
     let streams = announced.keys.filter { $0.user == me && $0.kind == kind }
     guard !streams.isEmpty else { return }
-    for stream in streams { announced[stream] = nil }
+    // Recorded as withdrawn, not forgotten: a source that stopped still sends its withdrawal
+    // (the protocol's order, harmless twice), and one still sending differs from this and
+    // announces again.
+    for stream in streams { announced[stream] = .withdraw(stream) }
     needsSignal = true
     switch kind {
     case .video: video?.requestKeyFrame()

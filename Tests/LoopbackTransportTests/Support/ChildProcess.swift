@@ -6,6 +6,7 @@ import Testing
 final class ChildProcess: Sendable {
   private let process: Process
   private let input: Pipe
+  private let outputPipe = Pipe()
   private let collector = LineCollector()
 
   /// The `sessionsim` executable next to the test bundle, if it was built.
@@ -40,7 +41,7 @@ final class ChildProcess: Sendable {
     process.executableURL = executable
     process.arguments = arguments
     input = Pipe()
-    let output = Pipe()
+    let output = outputPipe
     process.standardInput = input
     process.standardOutput = output
     process.standardError = output
@@ -59,6 +60,9 @@ final class ChildProcess: Sendable {
 
   deinit {
     if process.isRunning { process.terminate() }
+    // The handler is cleared at the end of the output; a child ended early never got there,
+    // and the handler kept the pipe and the process (LeakSanitizer reported them).
+    outputPipe.fileHandleForReading.readabilityHandler = nil
   }
 
   /// The lines printed so far.
