@@ -29,7 +29,8 @@ struct MatrixCommandTests {
     let document = try String(contentsOfFile: path, encoding: .utf8)
     #expect(!document.contains("old table"))
     #expect(document.hasSuffix("\(end)\n\nkept\n"))
-    #expect(document.contains("8 runs in deterministic mode: 2 faults × 2 phases, 2 seeds per cell"))
+    #expect(
+      document.contains("8 runs in deterministic mode: 2 faults × 2 phases, 2 seeds per cell"))
     #expect(document.contains("| service restart | 2/2 | 2/2 |"))
     #expect(document.contains("| peer paused | 2/2 | 2/2 |"))
     #expect(output.contains("| fault \\ phase | joining | in a subsession |"))
@@ -81,8 +82,10 @@ struct MatrixCommandTests {
       ["matrix", "--shard", "2/2"],
       ["matrix", "--case", "peer killed/joining"],
       ["matrix", "--merge", "/nonexistent/shard.jsonl"],
-      ["matrix", "--seeds", "1", "--faults", "clock skew", "--phases", "joining", "--write",
-        noMarkers],
+      [
+        "matrix", "--seeds", "1", "--faults", "clock skew", "--phases", "joining", "--write",
+        noMarkers,
+      ],
     ] {
       let (status, _) = try Self.sessionsim(arguments)
       #expect(status == 2, "\(arguments)")
