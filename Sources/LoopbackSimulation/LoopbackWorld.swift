@@ -23,7 +23,7 @@ import Synchronization
 ///   on media) and bandwidth caps (paced with back-pressure on TCP, tail drop on media).
 /// - Partitions between peers and the service, holds, kills (TCP reset), clock skew.
 /// - Pause: the peer's TCP and media are held at the proxy both ways, and its
-///   process stops: a ``PeerGate`` between its links and its SDK instance holds every
+///   process stops: a gate (`PeerGate`) between its links and its SDK instance holds every
 ///   delivery, tick and heartbeat until the resume (see Docs/Simulation.md for how this
 ///   differs from the virtual network's pause).
 /// - Service kill and restart: the server dies with its state (its connections reset), and
