@@ -66,12 +66,19 @@ func runSoakBenchmark(_ arguments: [String]) throws {
     }
     return value
   }
+  // Whole numbers read as such: a huge one is refused below, never converted from a Double.
+  func integer(_ option: String) throws -> Int {
+    guard let text = iterator.next(), let value = Int(text), value >= 0 else {
+      throw BenchmarkError("\(option) needs a whole number\n\(soakUsage)")
+    }
+    return value
+  }
   while let argument = iterator.next() {
     switch argument {
     case "--minutes": minutes = try number(argument)
-    case "--peers": peers = Int(try number(argument))
-    case "--watching": watching = Int(try number(argument))
-    case "--frame-rate": frameRate = Int(try number(argument))
+    case "--peers": peers = try integer(argument)
+    case "--watching": watching = try integer(argument)
+    case "--frame-rate": frameRate = try integer(argument)
     case "--churn-per-minute": churn = try number(argument)
     case "--warm-up": warmUp = try number(argument)
     case "--json": json = true
@@ -218,7 +225,7 @@ final class SoakWorld {
     let peers = self.peers
     try client.runBlocking { peers.value.joinAll() }
     try wait(seconds: 300, "every instance in the session and every subscription flowing") {
-      $0.allSettled
+      $0.subscribeMissingAndCheckSettled()
     }
   }
 
@@ -236,7 +243,7 @@ final class SoakWorld {
   /// two more seconds for the connections that closed to finish closing.
   func settle() throws {
     try wait(seconds: 300, "every instance back in the session, subscriptions flowing") {
-      $0.allSettled
+      $0.subscribeMissingAndCheckSettled()
     }
     usleep(2_000_000)
   }
@@ -395,7 +402,7 @@ final class SoakPeers {
       timer.schedule(afterMilliseconds: 100, repeatingEvery: 100) { [unowned(unsafe) self] in
         rejoinDue(force: true)
         for index in sdks.indices { subscribeMissing(index) }
-        if allSettled {
+        if subscribeMissingAndCheckSettled() {
           churnTimer?.close()
           churnTimer = nil
         }
@@ -438,7 +445,7 @@ final class SoakPeers {
     }
   }
 
-  /// The instances that keep ``allSettled`` false, in words (the first five).
+  /// The instances that keep ``subscribeMissingAndCheckSettled()`` false, in words (the first five).
   var unsettled: String {
     var lines: [String] = []
     if !rejoining.isEmpty { lines.append("\(rejoining.count) waiting to rejoin") }
@@ -464,9 +471,10 @@ final class SoakPeers {
 
   var inSessionCount: Int { sdks.count { $0.getSession() != nil } }
 
-  /// Every instance in the session with the whole roster, every wanted subscription made and
-  /// delivering.
-  var allSettled: Bool {
+  /// Subscribes what instances short of their views miss (an action, hence a method), then
+  /// says whether every instance is in the session with the whole roster, every wanted
+  /// subscription made and delivering.
+  func subscribeMissingAndCheckSettled() -> Bool {
     guard rejoining.isEmpty else { return false }
     // Subscriptions follow the roster: every instance short of its views tries again now.
     var settled = true
