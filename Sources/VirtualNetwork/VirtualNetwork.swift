@@ -226,14 +226,21 @@ public final class VirtualNetwork {
     return peer
   }
 
-  /// Ends every node's media links as the network goes: a node holds its links and each link
-  /// holds its node, a cycle only ``VirtualMediaLink/close()`` broke, so a network dropped with
-  /// links open (the end of most runs) leaked them with their handlers and what those held
-  /// (found by LeakSanitizer, `scripts/sanitize address`).
+  /// Ends every node's links, reliable and media, as the network goes. A node holds its links
+  /// and each link holds its node (and a reliable link its connection, which holds it back),
+  /// cycles only `close()` broke; so a network dropped with links open (the end of most runs)
+  /// leaked them with their handlers and whatever those held, the network itself included
+  /// when a handler kept it `unowned` (found by LeakSanitizer, `scripts/sanitize address`).
+  /// A link a caller still holds afterwards is ended: it sends nothing and hears nothing.
   deinit {
     for peer in peerOrder {
+      for link in peer.links.values { link.end() }
+      peer.links.removeAll()
       for link in peer.mediaLinks { link.end() }
       peer.mediaLinks.removeAll()
+      peer.waitingDeliveries.removeAll()
+      peer.waitingTimers.removeAll()
+      peer.waitingMediaTicks.removeAll()
     }
   }
 

@@ -369,8 +369,8 @@ struct MediaLinkTests {
   }
 }
 
-/// A network dropped with media links open frees them: a node holds its links and each link
-/// its node, a cycle only `close()` broke (LeakSanitizer found the leak).
+/// A network dropped with links open frees them: a node holds its links and each link its
+/// node, a cycle only `close()` broke (LeakSanitizer found the leaks).
 @Suite("Media links when their network goes")
 struct MediaLinkLifetimeTests {
   final class Held {}
@@ -387,6 +387,30 @@ struct MediaLinkLifetimeTests {
       network.run(until: 50_000)
       #expect((link as? VirtualMediaLink)?.isOpen == true)
       weakLink = link as? VirtualMediaLink
+      weakHeld = held
+      weakNetwork = network
+    }
+    #expect(weakNetwork == nil)
+    #expect(weakLink == nil, "the open link outlived its network")
+    #expect(weakHeld == nil, "what the link's handler held outlived the network")
+  }
+
+  /// The same for a reliable link (which also holds its connection, and the connection it),
+  /// and a handler that keeps the network `unowned`, which kept the network's memory too.
+  @Test func aNetworkDroppedWithReliableLinksOpenFreesThemAndWhatTheirHandlersHeld() {
+    weak var weakLink: VirtualLink?
+    weak var weakHeld: Held?
+    weak var weakNetwork: VirtualNetwork?
+    do {
+      let network = VirtualNetwork(seed: 3)
+      network.startHost(ScriptedHost())
+      let held = Held()
+      let link = network.peer("ada").makeLink()
+      link.start { [unowned network] _ in withExtendedLifetime((held, network.now)) {} }
+      link.send(command(1))
+      network.run(until: 50_000)
+      #expect(link.connection != nil)
+      weakLink = link as? VirtualLink
       weakHeld = held
       weakNetwork = network
     }
