@@ -106,4 +106,20 @@ struct InProcessLookaheadTests {
     }
     #expect(weakMember == nil, "the closed link no longer holds its lookahead")
   }
+
+  /// A member holds its link and the open link its lookahead, the member: a network dropped
+  /// with the link open ends it, so neither outlives the network.
+  @Test func aNetworkDroppedWithALinkOpenLetsGoOfItsLookahead() {
+    weak var weakMember: Member?
+    weak var weakNetwork: InProcessNetwork?
+    do {
+      let network = InProcessNetwork(host: EchoHost())
+      let member = Member("a", network: network, log: Member.Log())
+      _ = network.run()
+      weakMember = member
+      weakNetwork = network
+    }
+    #expect(weakNetwork == nil)
+    #expect(weakMember == nil, "the member and its open link outlived their network")
+  }
 }
