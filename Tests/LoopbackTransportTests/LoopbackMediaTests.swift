@@ -167,6 +167,34 @@ struct LoopbackMediaTests {
     fixture.shutdown()
   }
 
+  /// A link and its loop's shared ticker hold each other until the link closes, and the loop
+  /// holds its tickers: a loop shut down with a link open closes it, and frees the link, its
+  /// handler and what the handler held (LeakSanitizer found the leak).
+  @Test func aLoopShutDownWithALinkOpenFreesTheLinkAndItsHandler() throws {
+    final class Held: Sendable {}
+    weak var weakLink: LoopbackMediaLink?
+    weak var weakHeld: Held?
+    weak var weakLoop: EventLoop?
+    do {
+      let loop = try EventLoop(name: "media-lifetime")
+      let held = Held()
+      let link = try loop.sync {
+        let link = LoopbackMediaLinkFactory(loop: loop, port: 9).makeLoopbackMediaLink()
+        link.start { _ in withExtendedLifetime(held) {} }
+        return Unbound(link)
+      }
+      #expect(try loop.sync { link.link.isOpen })
+      #expect(loop.shutdown().isClean)
+      #expect(!link.link.isOpen, "the shutdown closed the link")
+      weakLink = link.link
+      weakHeld = held
+      weakLoop = loop
+    }
+    #expect(weakLoop == nil, "the loop outlived its shutdown")
+    #expect(weakLink == nil, "the open link outlived its loop")
+    #expect(weakHeld == nil, "what the link's handler held outlived the loop")
+  }
+
   @Test func aClosedLinkSendsAndDeliversNothing() throws {
     let fixture = try MediaFixture(.echo)
     let media = try fixture.link()

@@ -353,6 +353,11 @@ extension EventLoop {
   fileprivate func stopForShutdown() {
     local.isShuttingDown = true
     local.pendingFlush.removeAll()
+    // A media link still open closes now, as its socket would next: a link and its ticker hold
+    // each other until it closes, the link holds its handler and the loop, and the loop holds
+    // its tickers, so a loop shut down with links open leaked them all (LeakSanitizer).
+    for ticker in local.mediaTickers.values { ticker.closeLinks() }
+    local.mediaTickers.removeAll()
     uv_stop(uvLoop)
   }
 }

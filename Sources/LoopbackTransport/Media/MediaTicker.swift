@@ -54,6 +54,14 @@ final class MediaTicker {
     }
   }
 
+  /// Closes every link still registered, as the loop shuts down: each link and this ticker
+  /// hold each other until the link closes, and the link holds its handler and the loop.
+  func closeLinks() {
+    // A copy: each close unregisters its link.
+    let current = links
+    for link in current { link.close() }
+  }
+
   private func tick() {
     let now = LoopbackMediaClock.now()
     // A copy: a link's handler may close links (this one or others) or start new ones.
