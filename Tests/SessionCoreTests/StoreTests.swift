@@ -248,8 +248,9 @@ struct StoreTests {
     let store = SessionStore(state: SessionBuilder.classroom.build())
     let changes = CallCounter()
     var registered = false
-    store.addObserver { _, _ in
-      guard !registered else { return }
+    // Weak: the store holds its observers, so an observer holding the store is a cycle.
+    store.addObserver { [weak store] _, _ in
+      guard !registered, let store else { return }
       registered = true
       changes.track { _ = store.state }
     }
