@@ -75,4 +75,17 @@ static inline unsigned int se_udp_fanout(
 #define SE_HAS_UDP_FANOUT 0
 #endif
 
+/// The C heap in use, bytes (glibc's `mallinfo2`: allocated chunks plus mapped blocks), for
+/// `sessionbench soak` to tell memory in use from freed memory the allocator keeps; 0 where
+/// there is no `mallinfo2`.
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#include <malloc.h>
+static inline size_t se_heap_in_use(void) {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+#else
+static inline size_t se_heap_in_use(void) { return 0; }
+#endif
+
 #endif

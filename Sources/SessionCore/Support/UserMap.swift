@@ -52,6 +52,10 @@ public struct UserMap<Value> {
   /// Array slots, used or not; for tests of the memory bound.
   var slotCount: Int { slotEnd }
 
+  /// The slots the array has room for, used or not: its share of memory, for the soak's
+  /// reading of what the user tables hold (`sessionbench soak`).
+  package var slotCapacity: Int { slots.capacity }
+
   /// Values kept in the dictionary for far ids; for tests.
   var farCount: Int { far.count }
 

@@ -1,3 +1,4 @@
+import CLibUV
 import Dispatch
 import Foundation
 import LoopbackTransport
@@ -47,6 +48,12 @@ struct SoakSample: Codable {
   var serverHandles: Int
   var inSession: Int
   var churned: Int
+  /// The C heap in use (`mallinfo2`: `uordblks` + `hblkhd`), kB: what RSS holds apart from
+  /// freed memory the allocator kept.
+  var heapKB: Int
+  /// What the instances' participant tables take (every replica's `UserMap` of participants:
+  /// array capacity × slot stride), kB.
+  var participantTablesKB: Int
 }
 
 /// `sessionbench soak`: see ``soakUsage``.
@@ -164,8 +171,15 @@ func runSoakBenchmark(_ arguments: [String]) throws {
 extension SoakSample {
   var line: String {
     "minute \(minute): rss \(rssKB) kB, descriptors \(descriptors), handles client "
-      + "\(clientHandles) server \(serverHandles), in session \(inSession), churn steps \(churned)"
+      + "\(clientHandles) server \(serverHandles), in session \(inSession), churn steps \(churned), "
+      + "heap \(heapKB) kB, participant tables \(participantTablesKB) kB"
   }
+}
+
+/// The C heap in use, kB: glibc's bytes in allocated chunks and in mapped blocks; 0 without
+/// glibc.
+func heapInUseKilobytes() -> Int {
+  Int(se_heap_in_use() / 1024)
 }
 
 /// The resident set size of this process, kB (`VmRSS` of `/proc/self/status`).
@@ -258,14 +272,18 @@ final class SoakWorld {
   func sample(minute: Int) throws -> SoakSample {
     let peers = self.peers
     let (client, serverLoop) = (self.client, server.loop)
-    let (clientHandles, inSession, churned) = try client.runBlocking {
-      (client.handleCount, peers.value.inSessionCount, peers.value.churned)
+    let (clientHandles, inSession, churned, slots) = try client.runBlocking {
+      (
+        client.handleCount, peers.value.inSessionCount, peers.value.churned,
+        peers.value.sdks.reduce(0) { $0 + $1.store.state.participants.slotCapacity }
+      )
     }
     let serverHandles = try serverLoop.runBlocking { serverLoop.handleCount }
     return SoakSample(
       minute: minute, rssKB: residentKilobytes(), descriptors: openDescriptors(),
       clientHandles: clientHandles, serverHandles: serverHandles, inSession: inSession,
-      churned: churned)
+      churned: churned, heapKB: heapInUseKilobytes(),
+      participantTablesKB: slots * MemoryLayout<Participant?>.stride / 1024)
   }
 
   private func wait(
