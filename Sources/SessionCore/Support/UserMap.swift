@@ -56,6 +56,13 @@ public struct UserMap<Value> {
   /// reading of what the user tables hold (`sessionbench soak`).
   package var slotCapacity: Int { slots.capacity }
 
+  /// How far past the lowest id the array may reach for `count` values: where its memory
+  /// stops growing as ids drift with churn (`sessionbench soak` waits for the drift).
+  ///
+  /// - Parameter count: The values stored.
+  /// - Returns: The most slots the array spans for them.
+  package static func idSpanBound(for count: Int) -> Int { slotLimit(for: count) }
+
   /// Values kept in the dictionary for far ids; for tests.
   var farCount: Int { far.count }
 

@@ -31,10 +31,17 @@ let soakUsage = """
   the libuv handles of the client loop and of the server's loop. After M minutes (default 30)
   the churn stops, every instance settles back into the session, and it checks:
 
-    - RSS at the end grew under 5% over RSS at the end of the warm-up (default 5 minutes);
+    - RSS at the end grew under 5% over RSS at the end of the warm-up;
     - descriptors and handles are back to their count at the start (every instance in the
       session, every subscription flowing);
     - every replica holds the whole roster.
+
+  The warm-up (--warm-up M) lasts by default until the churn has moved the user ids past
+  what the per-user tables span (every rejoin is a new id; a table keyed by id keeps an array
+  reaching at most 4 × (N + 1) + 256 ids from its lowest, so its memory grows, in steps,
+  until the ids have drifted that far): (4 × (N + 1) + 256 − N) / leaves a minute, plus one
+  minute, and at least 5 minutes. At the defaults that is 23 minutes, so --minutes must be
+  longer: run it with --minutes 60.
 
   exit status: 0 every criterion held, 1 one did not, 2 usage error
   """
@@ -63,7 +70,7 @@ func runSoakBenchmark(_ arguments: [String]) throws {
   var watching = 4
   var frameRate = 15
   var churn = 120.0
-  var warmUp = 5.0
+  var warmUpOption: Double?
   var json = false
   var kinds: [SoakPeers.Step] = SoakPeers.Step.allCases
   var iterator = arguments.makeIterator()
@@ -87,7 +94,7 @@ func runSoakBenchmark(_ arguments: [String]) throws {
     case "--watching": watching = try integer(argument)
     case "--frame-rate": frameRate = try integer(argument)
     case "--churn-per-minute": churn = try number(argument)
-    case "--warm-up": warmUp = try number(argument)
+    case "--warm-up": warmUpOption = try number(argument)
     case "--json": json = true
     case "--churn":
       let names = (iterator.next() ?? "").split(separator: ",").map(String.init)
@@ -99,13 +106,24 @@ func runSoakBenchmark(_ arguments: [String]) throws {
     }
   }
   guard peers >= 2, peers <= 1_000, watching >= 1, watching < peers, (1...60).contains(frameRate),
-    minutes > 0, warmUp < minutes, churn <= 6_000
+    minutes > 0, churn <= 6_000
   else {
     throw BenchmarkError(
-      "--peers 2–1000, --watching 1 to peers−1, --frame-rate 1–60, --warm-up under --minutes\n"
+      "--peers 2–1000, --watching 1 to peers−1, --frame-rate 1–60, --churn-per-minute to 6000\n"
+        + soakUsage)
+  }
+  let drift = soakTableDriftMinutes(peers: peers, churn: churn, kinds: kinds)
+  let warmUp = warmUpOption ?? max(5, (drift + 1).rounded(.up))
+  guard warmUp < minutes else {
+    throw BenchmarkError(
+      "--warm-up (\(Int(warmUp.rounded(.up))) minutes) must end before --minutes "
+        + "(\(minutes)): the default waits for the user ids to drift past the tables' span\n"
         + soakUsage)
   }
   let log = StandardError()
+  log.line(
+    "soak: warm-up \(warmUp) minutes (the ids drift past the tables' span in "
+      + "\(String(format: "%.1f", drift)) minutes)")
   let world = try SoakWorld(peers: peers, watching: watching, frameRate: frameRate)
   defer { world.shutdown() }
   log.line("soak: \(peers) peers joining, each watching \(watching) at \(frameRate) fps")
@@ -166,6 +184,21 @@ func runSoakBenchmark(_ arguments: [String]) throws {
   if checks.contains(where: { !$0.1 }) {
     throw ToolFailure("the soak failed a criterion", status: 1)
   }
+}
+
+/// The minutes the churn takes to move the user ids past what a per-user table spans for
+/// `peers` users: every rejoin is a new id, and a table's array reaches at most
+/// ``UserMap/idSpanBound(for:)`` ids from its lowest, so its memory grows until then.
+///
+/// - Parameters:
+///   - peers: The instances, each a user.
+///   - churn: Churn steps a minute.
+///   - kinds: The steps, taken in turn.
+/// - Returns: The minutes; 0 when no step makes a new id.
+func soakTableDriftMinutes(peers: Int, churn: Double, kinds: [SoakPeers.Step]) -> Double {
+  let leaves = churn * Double(kinds.filter { $0 == .leave }.count) / Double(max(1, kinds.count))
+  guard leaves > 0 else { return 0 }
+  return Double(UserMap<Participant>.idSpanBound(for: peers) - peers) / leaves
 }
 
 extension SoakSample {
