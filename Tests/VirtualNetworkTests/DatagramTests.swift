@@ -105,7 +105,10 @@ struct DatagramTests {
       peer: "ada", direction: .uplink)
     let sender = network.datagramEndpoint(node: "ada")
     var arrivals: [Int64] = []
-    network.datagramEndpoint(node: "service").onReceive = { _, _ in arrivals.append(network.now) }
+    // Unowned: the network holds the endpoint, which holds this closure.
+    network.datagramEndpoint(node: "service").onReceive = { [unowned network] _, _ in
+      arrivals.append(network.now)
+    }
     for _ in 0..<20 { sender.send([UInt8](repeating: 0, count: 100), to: "service") }
     network.runUntilIdle()
     #expect(arrivals == [10_000, 20_000, 30_000, 40_000, 50_000])
@@ -117,7 +120,10 @@ struct DatagramTests {
     network.setBehavior(LinkBehavior(minimumDelay: 15), peer: "ada", direction: .uplink)
     network.setBehavior(LinkBehavior(minimumDelay: 25), peer: "bob", direction: .downlink)
     var arrivals: [Int64] = []
-    network.datagramEndpoint(node: "bob").onReceive = { _, _ in arrivals.append(network.now) }
+    // Unowned: the network holds the endpoint, which holds this closure.
+    network.datagramEndpoint(node: "bob").onReceive = { [unowned network] _, _ in
+      arrivals.append(network.now)
+    }
     network.datagramEndpoint(node: "ada").send([1], to: "bob")
     network.runUntilIdle()
     #expect(arrivals == [40_000])
