@@ -21,14 +21,27 @@ final class ChildProcess: Sendable {
       sourceLocation: sourceLocation)
   }
 
-  static var sessionsim: URL? {
+  static var sessionsim: URL? { builtExecutable("sessionsim") }
+
+  /// The built `sessionbench`, or a failure that says how to build it.
+  static func requireSessionbench(
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> URL {
+    try #require(
+      builtExecutable("sessionbench"),
+      "sessionbench is not built next to the tests: `swift build --build-tests` builds it",
+      sourceLocation: sourceLocation)
+  }
+
+  /// The executable `name` built next to the test bundle, if there is one.
+  static func builtExecutable(_ name: String) -> URL? {
     let candidates =
       [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
       + CommandLine.arguments.prefix(1).map {
         URL(fileURLWithPath: $0).deletingLastPathComponent()
       }
     for directory in candidates {
-      let url = directory.appendingPathComponent("sessionsim")
+      let url = directory.appendingPathComponent(name)
       if FileManager.default.isExecutableFile(atPath: url.path) { return url }
     }
     return nil
