@@ -88,4 +88,33 @@ static inline size_t se_heap_in_use(void) {
 static inline size_t se_heap_in_use(void) { return 0; }
 #endif
 
+/// ThreadSanitizer annotations for a hand-off it cannot see: `Synchronization.Mutex` takes a
+/// contended lock in the toolchain's uninstrumented library (Docs/Reliability.md), so what a
+/// thread wrote before posting work to an `EventLoop` looked unordered with what the loop
+/// thread read when it ran that work. The loop releases an address when work is posted and
+/// acquires it when it takes the inbox. They cost nothing without ThreadSanitizer; with it,
+/// they need `-Xcc -fsanitize=thread`, which `scripts/sanitize thread` passes (the Swift
+/// compiler does not pass its sanitizer on to the C it compiles).
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SE_TSAN_ANNOTATIONS 1
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#endif
+#endif
+static inline void se_tsan_release(void *addr) {
+#if defined(SE_TSAN_ANNOTATIONS)
+  __tsan_release(addr);
+#else
+  (void)addr;
+#endif
+}
+static inline void se_tsan_acquire(void *addr) {
+#if defined(SE_TSAN_ANNOTATIONS)
+  __tsan_acquire(addr);
+#else
+  (void)addr;
+#endif
+}
+
 #endif
