@@ -231,8 +231,11 @@ public final class VirtualNetwork {
   /// cycles only `close()` broke; so a network dropped with links open (the end of most runs)
   /// leaked them with their handlers and whatever those held, the network itself included
   /// when a handler kept it `unowned` (found by LeakSanitizer, `scripts/sanitize address`).
-  /// A link a caller still holds afterwards is ended: it sends nothing and hears nothing.
+  /// A link a caller still holds afterwards is ended: it sends nothing and hears nothing. A
+  /// connection's messages held behind a partition or a hold name the connection, another
+  /// cycle, so they go too.
   deinit {
+    for connection in holdingConnections { connection.held = ([], []) }
     for peer in peerOrder {
       for link in peer.links.values { link.end() }
       peer.links.removeAll()

@@ -401,6 +401,7 @@ struct MediaLinkLifetimeTests {
     weak var weakLink: VirtualLink?
     weak var weakHeld: Held?
     weak var weakNetwork: VirtualNetwork?
+    weak var weakPeer: VirtualPeer?
     do {
       let network = VirtualNetwork(seed: 3)
       network.startHost(ScriptedHost())
@@ -410,6 +411,11 @@ struct MediaLinkLifetimeTests {
       link.send(command(1))
       network.run(until: 50_000)
       #expect(link.connection != nil)
+      // A message held on the way names its connection, which its node's list holds.
+      network.hold(peer: "ada", direction: .uplink)
+      link.send(command(2))
+      network.run(until: 60_000)
+      weakPeer = network.peer("ada")
       weakLink = link as? VirtualLink
       weakHeld = held
       weakNetwork = network
@@ -417,6 +423,7 @@ struct MediaLinkLifetimeTests {
     #expect(weakNetwork == nil)
     #expect(weakLink == nil, "the open link outlived its network")
     #expect(weakHeld == nil, "what the link's handler held outlived the network")
+    #expect(weakPeer == nil, "a connection with a held message kept its node")
   }
 
   @Test func aClosedLinkWasAlwaysFreed() {
