@@ -36,6 +36,8 @@ struct SoakOptionsTests {
     for arguments in [
       ["--peers", "1e300"], ["--peers", "1"], ["--watching", "0"], ["--frame-rate", "61"],
       ["--minutes", "-1"], ["--churn", "leave,dance"], ["--churn-per-minute", "7000"],
+      // A huge warm-up is refused with its reason, never converted to an integer (a trap).
+      ["--warm-up", "1e300", "--minutes", "10"],
     ] {
       let (status, output) = try Self.soak(arguments)
       #expect(status == 2, "\(arguments)")

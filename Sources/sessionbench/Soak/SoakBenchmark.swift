@@ -122,7 +122,7 @@ func runSoakBenchmark(_ arguments: [String]) throws {
   let warmUp = warmUpOption ?? max(5, (drift + 1).rounded(.up))
   guard warmUp < minutes else {
     throw soakUsageError(
-      "--warm-up (\(Int(warmUp.rounded(.up))) minutes) must end before --minutes "
+      "--warm-up (\(String(format: "%.0f", warmUp.rounded(.up))) minutes) must end before --minutes "
         + "(\(minutes)): the default waits for the user ids to drift past the tables' span\n"
         + soakUsage)
   }
