@@ -226,7 +226,9 @@ private struct LinkTable {
 ///
 /// > Important: Confined to its network's isolation domain.
 public final class InProcessLink: LookaheadLink {
-  fileprivate unowned let network: InProcessNetwork
+  // Weak: a link may outlive its network (an owner that keeps a link it never started), and a
+  // link started, used or closed after that must not trap; it is closed instead.
+  fileprivate weak var network: InProcessNetwork?
   /// The connection this link is, as the host sees it.
   public let connection: ConnectionID
   fileprivate var handler: ((LinkEvent) -> Void)?
@@ -243,10 +245,16 @@ public final class InProcessLink: LookaheadLink {
   ///
   /// - Parameter handler: Called with each message from the host, then with
   ///   ``SessionTransport/LinkEvent/closed(_:)`` if the host or ``InProcessNetwork/sever(_:)``
-  ///   ends the link; a second start is ignored.
+  ///   ends the link; a second start is ignored. A link whose network is gone closes at once:
+  ///   `handler` gets `.closed(.failed(…))` before `start` returns.
   public func start(_ handler: @escaping (LinkEvent) -> Void) {
     guard !started else { return }
     started = true
+    guard let network else {
+      closed = true
+      handler(.closed(.failed("the in-process network is gone")))
+      return
+    }
     self.handler = handler
     network.opened(self)
   }
@@ -257,7 +265,7 @@ public final class InProcessLink: LookaheadLink {
   ///   closed.
   public func send(_ message: ClientMessage) {
     guard started, !closed else { return }
-    network.clientSend(message, on: connection)
+    network?.clientSend(message, on: connection)
   }
 
   /// Closes the link; harmless twice.
@@ -266,7 +274,7 @@ public final class InProcessLink: LookaheadLink {
     closed = true
     handler = nil
     lookahead = nil
-    network.clientClose(connection)
+    network?.clientClose(connection)
   }
 
   /// Ends the link as its network goes: closed, with no handler and no lookahead, and

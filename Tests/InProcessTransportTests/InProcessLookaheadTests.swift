@@ -122,4 +122,33 @@ struct InProcessLookaheadTests {
     #expect(weakNetwork == nil)
     #expect(weakMember == nil, "the member and its open link outlived their network")
   }
+
+  @Test func aLinkStartedAfterItsNetworkIsGoneClosesWithAReasonInsteadOfTrapping() {
+    var link: (any SessionLink)?
+    do {
+      let network = InProcessNetwork(host: EchoHost())
+      link = network.makeLink()
+    }
+    var events: [LinkEvent] = []
+    link?.start { events.append($0) }
+    #expect(events == [.closed(.failed("the in-process network is gone"))])
+    link?.send(.heartbeat)
+    link?.close()
+    #expect(events.count == 1, "nothing arrives after the link closed")
+  }
+
+  @Test func aLinkUsedAfterItsNetworkIsGoneSendsAndClosesQuietly() {
+    var events: [LinkEvent] = []
+    var link: (any SessionLink)?
+    do {
+      let network = InProcessNetwork(host: EchoHost())
+      link = network.makeLink()
+      link?.start { events.append($0) }
+      _ = network.run()
+    }
+    link?.send(.heartbeat)
+    link?.close()
+    link?.start { events.append($0) }
+    #expect(events.isEmpty, "a link the network ended as it went gets no event afterwards")
+  }
 }
