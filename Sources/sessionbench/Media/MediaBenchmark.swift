@@ -60,12 +60,16 @@ func runMediaBenchmark(_ arguments: [String]) throws {
   while let argument = iterator.next() {
     switch argument {
     case "--only":
-      guard let value = iterator.next() else { throw BenchmarkError("--only needs a part") }
-      parts = Set(value.split(separator: ",").map(String.init))
+      let all = ["service", "auth", "det", "relay", "capacity", "signal"]
+      guard let value = iterator.next(),
+        case let chosen = Set(value.split(separator: ",").map(String.init)),
+        !chosen.isEmpty, chosen.isSubset(of: all)
+      else { throw usageError("--only needs parts among \(all.joined(separator: ", "))") }
+      parts = chosen
     case "--aligned-cameras":
       alignedCameras = true
     case "--scenario":
-      guard let value = iterator.next() else { throw BenchmarkError("--scenario needs a file") }
+      guard let value = iterator.next() else { throw usageError("--scenario needs a file") }
       scenarioPath = value
     default:
       rest.append(argument)

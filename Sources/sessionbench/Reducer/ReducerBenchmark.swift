@@ -13,7 +13,7 @@ func runReducerBenchmark(_ arguments: [String]) throws {
   if let index = arguments.firstIndex(of: "--profile") {
     guard index + 1 < arguments.count,
       let size = ["1k": 1_000, "10k": 10_000][arguments[index + 1]]
-    else { throw BenchmarkError("--profile needs 1k or 10k") }
+    else { throw usageError("--profile needs 1k or 10k") }
     let mix = EventMix(size: size, count: 500_000)
     _ = reducerRun(mix).run()
     return

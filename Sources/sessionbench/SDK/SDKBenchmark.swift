@@ -18,7 +18,7 @@ func runSDKBenchmark(_ arguments: [String]) throws {
     switch argument {
     case "--members", "--commands":
       guard let value = iterator.next().flatMap(Int.init), value >= 10 else {
-        throw BenchmarkError("\(argument) needs a number of at least 10")
+        throw usageError("\(argument) needs a number of at least 10")
       }
       if argument == "--members" { members = value } else { commands = value }
     default:

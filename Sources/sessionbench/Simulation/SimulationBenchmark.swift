@@ -41,12 +41,12 @@ func runSimulationBenchmark(_ arguments: [String]) throws {
     switch argument {
     case "--only":
       guard let part = iterator.next(), SimulationPart.names.contains(part) else {
-        throw BenchmarkError("--only needs one of \(SimulationPart.names.joined(separator: ", "))")
+        throw usageError("--only needs one of \(SimulationPart.names.joined(separator: ", "))")
       }
       only.insert(part)
     case "--join-child":
       guard let value = iterator.next().flatMap(Int.init), value > 1 else {
-        throw BenchmarkError("--join-child needs a number of peers")
+        throw usageError("--join-child needs a number of peers")
       }
       childPeers = value
     default:

@@ -63,12 +63,6 @@ struct SoakSample: Codable {
   var participantTablesKB: Int
 }
 
-/// A usage error of the soak: the message, the usage, and exit status 2 (the usage's promise),
-/// before anything starts.
-func soakUsageError(_ message: String) -> ToolFailure {
-  ToolFailure(message, status: 2)
-}
-
 /// `sessionbench soak`: see ``soakUsage``.
 func runSoakBenchmark(_ arguments: [String]) throws {
   var minutes = 30.0
@@ -82,14 +76,14 @@ func runSoakBenchmark(_ arguments: [String]) throws {
   var iterator = arguments.makeIterator()
   func number(_ option: String) throws -> Double {
     guard let text = iterator.next(), let value = Double(text), value.isFinite, value >= 0 else {
-      throw soakUsageError("\(option) needs a number\n\(soakUsage)")
+      throw usageError("\(option) needs a number\n\(soakUsage)")
     }
     return value
   }
   // Whole numbers read as such: a huge one is refused below, never converted from a Double.
   func integer(_ option: String) throws -> Int {
     guard let text = iterator.next(), let value = Int(text), value >= 0 else {
-      throw soakUsageError("\(option) needs a whole number\n\(soakUsage)")
+      throw usageError("\(option) needs a whole number\n\(soakUsage)")
     }
     return value
   }
@@ -106,22 +100,22 @@ func runSoakBenchmark(_ arguments: [String]) throws {
       let names = (iterator.next() ?? "").split(separator: ",").map(String.init)
       kinds = names.compactMap(SoakPeers.Step.init(rawValue:))
       guard !kinds.isEmpty, kinds.count == names.count else {
-        throw soakUsageError("--churn takes leave, camera and move, comma-separated\n\(soakUsage)")
+        throw usageError("--churn takes leave, camera and move, comma-separated\n\(soakUsage)")
       }
-    default: throw soakUsageError("unknown option \(argument)\n\(soakUsage)")
+    default: throw usageError("unknown option \(argument)\n\(soakUsage)")
     }
   }
   guard peers >= 2, peers <= 1_000, watching >= 1, watching < peers, (1...60).contains(frameRate),
     minutes > 0, churn <= 6_000
   else {
-    throw soakUsageError(
+    throw usageError(
       "--peers 2–1000, --watching 1 to peers−1, --frame-rate 1–60, --churn-per-minute to 6000\n"
         + soakUsage)
   }
   let drift = soakTableDriftMinutes(peers: peers, churn: churn, kinds: kinds)
   let warmUp = warmUpOption ?? max(5, (drift + 1).rounded(.up))
   guard warmUp < minutes else {
-    throw soakUsageError(
+    throw usageError(
       "--warm-up (\(String(format: "%.0f", warmUp.rounded(.up))) minutes) must end before --minutes "
         + "(\(minutes)): the default waits for the user ids to drift past the tables' span\n"
         + soakUsage)

@@ -17,17 +17,26 @@ struct BenchmarkOptions {
         json = true
       case "--repetitions":
         guard let value = rest.popFirst().flatMap(Int.init), value > 0 else {
-          throw BenchmarkError("--repetitions needs a positive number")
+          throw usageError("--repetitions needs a positive number")
         }
         repetitions = value
       default:
-        throw BenchmarkError("unknown option \(argument)")
+        throw usageError("unknown option \(argument)")
       }
     }
   }
 }
 
-/// A benchmark's usage or setup error.
+/// A usage error of a benchmark (an unknown option, a missing or out-of-range value): the
+/// message, and exit status 2, before anything starts. (An unknown benchmark exits 64.)
+///
+/// - Parameter message: What is wrong, and for the soak its usage.
+/// - Returns: The failure to throw.
+func usageError(_ message: String) -> ToolFailure {
+  ToolFailure(message, status: 2)
+}
+
+/// A benchmark's setup or run failure (exit status 1); usage errors are ``usageError(_:)``.
 struct BenchmarkError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }

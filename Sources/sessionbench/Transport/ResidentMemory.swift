@@ -38,7 +38,7 @@ enum ResidentMemory {
     switch mode {
     case "loopback": growth = try loopbackGrowth(peers: peers, sessionSize: sessionSize)
     case "replicas": growth = replicaGrowth(peers: peers, sessionSize: sessionSize)
-    default: throw BenchmarkError("unknown --rss-child mode \(mode)")
+    default: throw usageError("unknown --rss-child mode \(mode)")
     }
     print("rss_growth_kb \(growth)")
   }

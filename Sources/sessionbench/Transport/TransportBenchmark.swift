@@ -26,7 +26,7 @@ func runTransportBenchmark(_ arguments: [String]) throws {
     case "--peers", "--latency-peers", "--latency-samples", "--commands", "--session-size",
       "--burst", "--window":
       guard let value = iterator.next().flatMap(Int.init), value >= 2 else {
-        throw BenchmarkError("\(argument) needs a number of at least 2")
+        throw usageError("\(argument) needs a number of at least 2")
       }
       switch argument {
       case "--peers": settings.peers = value
@@ -38,14 +38,17 @@ func runTransportBenchmark(_ arguments: [String]) throws {
       default: settings.sessionSize = value
       }
     case "--rss-child":
-      guard let mode = iterator.next() else { throw BenchmarkError("--rss-child needs a mode") }
+      guard let mode = iterator.next() else { throw usageError("--rss-child needs a mode") }
       settings.childMode = mode
     case "--coalesce":
       settings.coalesce = true
     case "--log":
       settings.logs = true
     case "--only":
-      guard let part = iterator.next() else { throw BenchmarkError("--only needs a part") }
+      let all = ["storm", "fanout", "latency", "rss", "links"]
+      guard let part = iterator.next(), all.contains(part) else {
+        throw usageError("--only needs one of \(all.joined(separator: ", "))")
+      }
       settings.only = part
     default:
       rest.append(argument)
