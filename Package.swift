@@ -290,6 +290,8 @@ let package = Package(
       dependencies: [
         "SessionCore",
         "SessionTransport",
+        // The seeded property tests draw their values as the fuzzers do (`ProtocolValues`).
+        "SessionFuzz",
       ],
       swiftSettings: swiftSettings
     ),

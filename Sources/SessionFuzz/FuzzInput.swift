@@ -7,7 +7,7 @@
 /// same bytes always give the same values.
 ///
 /// > Important: A value, used by one harness call on the calling thread.
-package struct FuzzInput {
+package struct FuzzInput: ValueSource {
   private let bytes: [UInt8]
   /// The index of the next byte to read.
   package private(set) var position = 0
@@ -54,11 +54,6 @@ package struct FuzzInput {
     return range.lowerBound &+ Int(truncatingIfNeeded: offset)
   }
 
-  /// A value in `0..<count`; 0 when `count` is 0.
-  package mutating func index(_ count: Int) -> Int {
-    count <= 1 ? 0 : int(in: 0...count - 1)
-  }
-
   /// A 64-bit value, biased toward the boundaries where a varint or a signed value changes
   /// (one selector byte, then as many bytes as the chosen width needs).
   package mutating func uint64() -> UInt64 {
@@ -76,28 +71,7 @@ package struct FuzzInput {
     return bits == 64 ? value : value & (1 << UInt64(bits) - 1)
   }
 
-  /// A 32-bit value, boundary-biased as ``uint64()``.
-  package mutating func uint32() -> UInt32 { UInt32(truncatingIfNeeded: uint64()) }
-
-  /// A 16-bit value, boundary-biased as ``uint64()``.
-  package mutating func uint16() -> UInt16 { UInt16(truncatingIfNeeded: uint64()) }
-
-  /// A signed 64-bit value, boundary-biased as ``uint64()`` (so `Int64.min` and `-1` too).
-  package mutating func int64() -> Int64 { Int64(bitPattern: uint64()) }
-
-  /// A signed value, boundary-biased as ``uint64()``.
-  package mutating func int() -> Int { Int(truncatingIfNeeded: int64()) }
-
-  /// One case of an enumeration.
-  package mutating func element<Value: CaseIterable>(_: Value.Type) -> Value {
-    let all = Array(Value.allCases)
-    return all[index(all.count)]
-  }
-
-  /// One of `values`, which must not be empty.
-  package mutating func pick<Value>(_ values: [Value]) -> Value {
-    values[index(values.count)]
-  }
+  // uint32, uint16, int64, int, index, element and pick: ``ValueSource``'s.
 
   /// A value made by `make`, or `nil`, as the next byte says.
   package mutating func optional<Value>(_ make: (inout FuzzInput) -> Value) -> Value? {

@@ -1,55 +1,62 @@
 import SessionCore
 import SessionTransport
 
-/// Draws protocol values from fuzzer bytes: every case of every event, command and message,
-/// with integers at and around their boundaries and strings in several scripts (the bytes'
-/// counterpart of the test suites' seeded `Arbitrary`).
+/// The fuzzers' values: drawn from the fuzzer's bytes, so that a mutation of a few bytes
+/// changes a few values.
+package typealias FuzzValues = ProtocolValues<FuzzInput>
+
+/// Draws protocol values from a ``ValueSource``: every case of every event, command and
+/// message, with integers at and around their boundaries and strings in several scripts.
+///
+/// The fuzzers draw from their bytes (``FuzzValues``, over ``FuzzInput``); the seeded property
+/// tests from a seeded generator (``SeededSource``, `init(seed:)`). Either way the same source
+/// gives the same values.
 ///
 /// User ids come mostly from ``users``, so that events and commands name people who are
-/// there; otherwise any 32-bit id.
+/// there; otherwise any 32-bit id, 0 or the largest.
 ///
-/// > Important: A value, used by one harness call on the calling thread.
-package struct FuzzValues {
-  /// The bytes.
-  package var input: FuzzInput
+/// > Important: A value, used by one harness call or one test on the calling thread.
+package struct ProtocolValues<Source: ValueSource> {
+  /// Where the values come from.
+  package var input: Source
   /// The ids most user ids are drawn from; when empty every id is arbitrary.
   package var users: [UserID]
 
   /// Values from `input`.
   ///
   /// - Parameters:
-  ///   - input: The bytes.
+  ///   - input: Where the values come from.
   ///   - users: The ids most user ids are drawn from.
-  package init(_ input: FuzzInput, users: [UserID] = []) {
+  package init(_ input: Source, users: [UserID] = []) {
     self.input = input
     self.users = users
   }
 
-  // MARK: Primitives (``FuzzInput``'s)
+  // MARK: Primitives (the source's)
 
-  /// ``FuzzInput/bool()``.
+  /// ``ValueSource/bool()``.
   package mutating func bool() -> Bool { input.bool() }
-  /// ``FuzzInput/int(in:)``.
+  /// ``ValueSource/int(in:)``.
   package mutating func int(in range: ClosedRange<Int>) -> Int { input.int(in: range) }
-  /// ``FuzzInput/uint64()``.
+  /// ``ValueSource/uint64()``.
   package mutating func uint64() -> UInt64 { input.uint64() }
-  /// ``FuzzInput/uint32()``.
+  /// ``ValueSource/uint32()``.
   package mutating func uint32() -> UInt32 { input.uint32() }
-  /// ``FuzzInput/uint16()``.
+  /// ``ValueSource/uint16()``.
   package mutating func uint16() -> UInt16 { input.uint16() }
-  /// ``FuzzInput/int64()``.
+  /// ``ValueSource/int64()``.
   package mutating func int64() -> Int64 { input.int64() }
-  /// ``FuzzInput/int()``.
+  /// ``ValueSource/int()``.
   package mutating func int() -> Int { input.int() }
-  /// ``FuzzInput/string()``.
+  /// ``ValueSource/string()``.
   package mutating func string() -> String { input.string() }
-  /// ``FuzzInput/element(_:)``.
+  /// ``ValueSource/element(_:)``.
   package mutating func element<Value: CaseIterable>(_ type: Value.Type) -> Value {
     input.element(type)
   }
 
   /// A value made by `make`, or `nil`, as the next byte says.
-  package mutating func optional<Value>(_ make: (inout FuzzValues) -> Value) -> Value? {
+  package mutating func optional<Value>(_ make: (inout Self) -> Value) -> Value? {
     input.bool() ? make(&self) : nil
   }
 
@@ -156,7 +163,7 @@ package struct FuzzValues {
   // MARK: Events and commands
 
   /// The number of `SessionEvent` cases.
-  package static let eventCaseCount = 31
+  package static var eventCaseCount: Int { 31 }
 
   /// Any event.
   package mutating func event() -> SessionEvent {
@@ -206,7 +213,7 @@ package struct FuzzValues {
   }
 
   /// The number of `SessionCommand` cases.
-  package static let commandCaseCount = 37
+  package static var commandCaseCount: Int { 37 }
 
   /// Any command.
   package mutating func command() -> SessionCommand {
@@ -258,9 +265,18 @@ package struct FuzzValues {
 
   // MARK: Messages
 
+  /// The number of `ClientMessage` cases.
+  package static var clientMessageCaseCount: Int { 6 }
+
   /// Any message a client sends.
   package mutating func clientMessage() -> ClientMessage {
-    switch int(in: 0...5) {
+    clientMessage(case: int(in: 0...Self.clientMessageCaseCount - 1))
+  }
+
+  /// A client message of the case numbered `index` (0 to ``clientMessageCaseCount`` − 1; a
+  /// larger number gives the last case), its fields arbitrary.
+  package mutating func clientMessage(case index: Int) -> ClientMessage {
+    switch index {
     case 0:
       .join(
         JoinRequest(
@@ -278,9 +294,18 @@ package struct FuzzValues {
     }
   }
 
+  /// The number of `ServerMessage` cases.
+  package static var serverMessageCaseCount: Int { 9 }
+
   /// Any message the service sends.
   package mutating func serverMessage() -> ServerMessage {
-    switch int(in: 0...8) {
+    serverMessage(case: int(in: 0...Self.serverMessageCaseCount - 1))
+  }
+
+  /// A server message of the case numbered `index` (0 to ``serverMessageCaseCount`` − 1; a
+  /// larger number gives the last case), its fields arbitrary.
+  package mutating func serverMessage(case index: Int) -> ServerMessage {
+    switch index {
     case 0: .joined(snapshot(), resumeToken: uint64())
     case 1: .joinRefused(error())
     case 2: .passwordRequired(wrong: bool())
@@ -304,9 +329,18 @@ package struct FuzzValues {
     return StreamID(user: user(), kind: kind, layer: kind == .video ? UInt8(int(in: 0...2)) : 0)
   }
 
+  /// The number of `MediaRequest` cases.
+  package static var mediaRequestCaseCount: Int { 4 }
+
   /// Any media-plane request.
   package mutating func mediaRequest() -> MediaRequest {
-    switch int(in: 0...3) {
+    mediaRequest(case: int(in: 0...Self.mediaRequestCaseCount - 1))
+  }
+
+  /// A media-plane request of the case numbered `index` (0 to ``mediaRequestCaseCount`` − 1;
+  /// a larger number gives the last case), its fields arbitrary.
+  package mutating func mediaRequest(case index: Int) -> MediaRequest {
+    switch index {
     case 0: .subscribe(publisher: user(), kind: mediaKind(), maxLines: uint16())
     case 1: .unsubscribe(publisher: user(), kind: mediaKind())
     case 2: .announce(stream(), bitrate: uint32(), width: uint16(), height: uint16())
@@ -314,9 +348,18 @@ package struct FuzzValues {
     }
   }
 
+  /// The number of `MediaNotice` cases.
+  package static var mediaNoticeCaseCount: Int { 8 }
+
   /// Any media-plane notice.
   package mutating func mediaNotice() -> MediaNotice {
-    switch int(in: 0...7) {
+    mediaNotice(case: int(in: 0...Self.mediaNoticeCaseCount - 1))
+  }
+
+  /// A media-plane notice of the case numbered `index` (0 to ``mediaNoticeCaseCount`` − 1; a
+  /// larger number gives the last case), its fields arbitrary.
+  package mutating func mediaNotice(case index: Int) -> MediaNotice {
+    switch index {
     case 0: .bound
     case 1:
       .subscribeRefused(

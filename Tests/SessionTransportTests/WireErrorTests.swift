@@ -1,4 +1,5 @@
 import SessionCore
+import SessionFuzz
 import SessionTransport
 import Testing
 

@@ -1,4 +1,5 @@
 import SessionCore
+import SessionFuzz
 import SessionTransport
 import Testing
 
@@ -38,7 +39,7 @@ import Testing
     var refused = 0
     for _ in 0..<Self.iterations {
       var payload = (0..<arbitrary.int(in: 0...40)).map { _ in
-        UInt8.random(in: 0...255, using: &arbitrary.random)
+        arbitrary.input.byte()
       }
       if !payload.isEmpty, arbitrary.bool() {
         payload[0] = [0x93, 0x94, 0x90, 0x12, 0x10, 0x01][arbitrary.int(in: 0...5)]
@@ -99,7 +100,7 @@ import Testing
         bytes.removeLast(arbitrary.int(in: 0...bytes.count))
       case 3:
         let insert = (0..<arbitrary.int(in: 1...4)).map { _ in
-          UInt8(truncatingIfNeeded: arbitrary.random.next())
+          arbitrary.input.byte()
         }
         bytes.insert(contentsOf: insert, at: arbitrary.int(in: 0...bytes.count))
       case 4 where !bytes.isEmpty:
@@ -108,7 +109,7 @@ import Testing
         let end = min(bytes.count, position + arbitrary.int(in: 1...8))
         bytes.insert(contentsOf: bytes[position..<end], at: end)
       default:
-        bytes.append(UInt8(truncatingIfNeeded: arbitrary.random.next()))
+        bytes.append(arbitrary.input.byte())
       }
     }
     return bytes
