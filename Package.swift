@@ -260,6 +260,7 @@ let package = Package(
         "SessionTransport",
         "SessionService",
         "SessionSimulation",
+        "SessionTestSupport",
       ],
       swiftSettings: swiftSettings
     ),

@@ -1,5 +1,6 @@
 import SessionCore
 import SessionService
+import SessionTestSupport
 import SessionTransport
 
 /// The service's harness: a ``SessionService`` with the development credentials, six
@@ -43,18 +44,7 @@ enum ServiceFuzz {
 /// > Important: Confined to the harness call that made it, like the service it drives.
 final class ServiceFuzzWorld {
   /// What the world knows about one connection: the client end.
-  struct Client {
-    var isOpen = true
-    var user: UserID?
-    var sessionID: String?
-    var resumeToken: UInt64?
-    /// The replica: `nil` until the first `.joined`.
-    var state: SessionState?
-    var lastSequence: UInt64 = 0
-    var nextCommand: CommandID = 0
-    var credential: MediaCredential?
-    var authenticator: MediaAuthenticator?
-  }
+  typealias Client = ServedClient
 
   /// What one connection got.
   enum Output: Hashable {
@@ -479,50 +469,9 @@ final class ServiceFuzzWorld {
     case .close:
       client.isOpen = false
       pendingCloses.append(connection)
-    case .send(.joined(let snapshot, let resumeToken)):
-      do {
-        client.state = try SessionState(snapshot: snapshot)
-      } catch {
-        problems.append("\(connection): snapshot refused: \(error)")
-      }
-      client.user = snapshot.myself
-      client.sessionID = snapshot.sessionID
-      client.resumeToken = resumeToken
-      client.lastSequence = snapshot.sequence
-    case .send(.events(let batch)):
-      guard client.state?.phase == .inSession else {
-        problems.append("\(connection): events while not in session: \(batch)")
-        return
-      }
-      if batch.events.isEmpty { problems.append("\(connection): an empty batch") }
-      if batch.firstSequence != client.lastSequence &+ 1 {
-        problems.append(
-          "\(connection): batch starts at \(batch.firstSequence) after \(client.lastSequence)")
-      }
-      for event in batch.events {
-        if let rejection = client.state?.apply(event) {
-          problems.append("\(connection): \(rejection)")
-        }
-      }
-      client.lastSequence = batch.lastSequence
-    case .send(.notice(let event)):
-      guard client.state?.phase == .inSession else {
-        problems.append("\(connection): notice while not in session: \(event)")
-        return
-      }
-      if let rejection = client.state?.apply(event) {
-        problems.append("\(connection): notice \(rejection)")
-      }
-    case .send(.left(let reason)):
-      if client.state?.phase == .inSession {
-        client.state?.apply(.sessionLeft(reason: reason))
-      }
-    case .send(.media(.credential(let credential))):
-      client.credential = credential
-      client.authenticator = MediaAuthenticator(key: credential.key, sending: .toService)
-    case .send(.joinRefused), .send(.passwordRequired), .send(.commandFailed),
-      .send(.heartbeat), .send(.media):
-      break
+    case .send(let message):
+      problems += client.receive(
+        message, on: connection, maxMessageSize: service.configuration.maxMessageSize)
     }
   }
 

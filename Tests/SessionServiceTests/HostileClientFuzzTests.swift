@@ -1,5 +1,6 @@
 import Foundation
 import SessionCore
+import SessionTestSupport
 import SessionTransport
 import Testing
 

@@ -1,5 +1,6 @@
 import SessionCore
 import SessionService
+import SessionTestSupport
 import SessionTransport
 import Testing
 

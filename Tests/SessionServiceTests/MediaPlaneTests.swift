@@ -1,4 +1,5 @@
 import SessionCore
+import SessionTestSupport
 import SessionTransport
 import Testing
 

@@ -40,17 +40,7 @@ final class ServiceHarness {
   }
 
   /// What the harness knows about one connection: the client end.
-  struct Client {
-    var isOpen = true
-    /// The user this connection last joined or resumed as.
-    var user: UserID?
-    var sessionID: String?
-    var resumeToken: UInt64?
-    /// The replica: `nil` until the first `.joined`.
-    var state: SessionState?
-    var lastSequence: UInt64 = 0
-    var nextCommand: CommandID = 0
-  }
+  typealias Client = ServedClient
 
   enum HarnessError: Error, CustomStringConvertible {
     case notJoined(ConnectionID, [ServerMessage])
@@ -356,53 +346,12 @@ final class ServiceHarness {
       client.isOpen = false
       openConnections.remove(connection)
       pendingCloses.append(connection)
-    case .send(.joined(let snapshot, let resumeToken)):
-      // A transport sends `goodbye(tooLarge)` instead of a snapshot over the frame limit.
-      let size = WireEncoder.payload(ServerMessage.joined(snapshot, resumeToken: resumeToken)).count
-      if size > service.configuration.maxMessageSize {
-        problems.append("\(connection): snapshot of \(size) bytes exceeds the message limit")
+    case .send(let message):
+      problems += client.receive(
+        message, on: connection, maxMessageSize: service.configuration.maxMessageSize)
+      if case .joined(let snapshot, _) = message {
+        largestUser = max(largestUser, snapshot.participants.lazy.map(\.id.rawValue).max() ?? 0)
       }
-      do {
-        client.state = try SessionState(snapshot: snapshot)
-      } catch {
-        problems.append("\(connection): snapshot rejected: \(error)")
-      }
-      client.user = snapshot.myself
-      largestUser = max(largestUser, snapshot.participants.lazy.map(\.id.rawValue).max() ?? 0)
-      client.sessionID = snapshot.sessionID
-      client.resumeToken = resumeToken
-      client.lastSequence = snapshot.sequence
-    case .send(.events(let batch)):
-      guard client.state?.phase == .inSession else {
-        problems.append("\(connection): events while not in session: \(batch)")
-        return
-      }
-      if batch.events.isEmpty { problems.append("\(connection): empty batch") }
-      if batch.firstSequence != client.lastSequence + 1 {
-        problems.append(
-          "\(connection): batch starts at \(batch.firstSequence) after \(client.lastSequence)")
-      }
-      for event in batch.events {
-        if let rejection = client.state?.apply(event) {
-          problems.append("\(connection): \(rejection)")
-        }
-      }
-      client.lastSequence = batch.firstSequence + UInt64(batch.events.count) - 1
-    case .send(.notice(let event)):
-      guard client.state?.phase == .inSession else {
-        problems.append("\(connection): notice while not in session: \(event)")
-        return
-      }
-      if let rejection = client.state?.apply(event) {
-        problems.append("\(connection): notice \(rejection)")
-      }
-    case .send(.left(let reason)):
-      if client.state?.phase == .inSession {
-        client.state?.apply(.sessionLeft(reason: reason))
-      }
-    case .send(.joinRefused), .send(.passwordRequired), .send(.commandFailed),
-      .send(.heartbeat), .send(.media):
-      break
     }
   }
 
