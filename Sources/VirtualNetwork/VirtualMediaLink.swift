@@ -5,9 +5,12 @@ import SessionTransport
 ///
 /// Datagrams it sends cross the peer's uplink, those it receives the peer's downlink, with
 /// their behaviour and the network's faults (``DatagramEndpoint``). Times are microseconds on
-/// the node's clock: the network's ``VirtualNetwork/now`` plus the node's clock skew
-/// (``VirtualNetwork/setClockSkew(peer:milliseconds:)``), the same clock for ticks and
-/// arrivals. The first tick comes one interval after ``start(_:)``.
+/// the link's clock, a monotonic one as a device's media runs on: the network's
+/// ``VirtualNetwork/now`` plus the node's clock skew
+/// (``VirtualNetwork/setClockSkew(peer:milliseconds:)``) as it was when the link started, the
+/// same clock for ticks and arrivals. A skew set later moves the node's wall clock, not a
+/// running media clock (a monotonic clock never steps; a node's links started after it read
+/// it). The first tick comes one interval after ``start(_:)``.
 ///
 /// A node's faults reach its media as they reach its signalling: while the node is paused, its
 /// ticks and arrivals wait and come when it resumes (one tick however long the pause); a killed
@@ -29,6 +32,9 @@ public final class VirtualMediaLink: MediaLink {
   /// The longest gap between two ticks, in microseconds (the network's
   /// ``VirtualNetworkConfiguration/mediaTickInterval``).
   public let tickInterval: Int64
+  /// The node's skew when the link started, in milliseconds: the link's clock's offset from
+  /// the network's.
+  private var clockOffset: Int64 = 0
 
   init(peer: VirtualPeer, incarnation: UInt64, tickInterval: Int64) {
     self.peer = peer
@@ -50,6 +56,7 @@ public final class VirtualMediaLink: MediaLink {
     state = next
     guard let network else { return }
     self.handler = handler
+    clockOffset = peer.skew
     network.mediaLinkStarted(self)
   }
 
@@ -79,7 +86,14 @@ public final class VirtualMediaLink: MediaLink {
   /// A datagram from the service arrived.
   func deliver(_ bytes: [UInt8]) {
     guard state == .open, let handler else { return }
-    handler(.datagram(bytes, at: peer.mediaClock))
+    handler(.datagram(bytes, at: clock))
+  }
+
+  /// The link's clock in microseconds: the network's ``VirtualNetwork/now`` plus the node's
+  /// skew when the link started; saturates rather than overflows.
+  var clock: Int64 {
+    guard let network = peer.network else { return 0 }
+    return Micro.add(network.now, Micro.multiply(clockOffset, 1_000))
   }
 }
 
@@ -91,13 +105,6 @@ extension VirtualPeer: MediaLinkFactory {
   public func makeMediaLink() -> any MediaLink {
     VirtualMediaLink(
       peer: self, incarnation: incarnation, tickInterval: network?.mediaTickInterval ?? 10_000)
-  }
-
-  /// The node's media clock in microseconds: the network's ``VirtualNetwork/now`` plus this
-  /// node's skew; saturates rather than overflows.
-  var mediaClock: Int64 {
-    guard let network else { return 0 }
-    return Micro.add(network.now, Micro.multiply(skew, 1_000))
   }
 
   /// The endpoint the service's media host knows this node by: its number, stable for its
@@ -214,6 +221,6 @@ extension VirtualNetwork {
     }
     // The next tick first, so that a handler that closes the link finds it to ignore.
     schedule(.mediaTick(link), at: Micro.add(now, link.tickInterval))
-    link.handler?(.tick(now: peer.mediaClock))
+    link.handler?(.tick(now: link.clock))
   }
 }

@@ -31,14 +31,31 @@ struct FaultMatrixTests {
       FaultMatrix.Phase.allCases.map { (fault, $0) }
     }
     let records = FaultMatrix.run(cells, seeds: 1, firstSeed: 41, jobs: 2)
-    #expect(records.count == 70)
+    #expect(records.count == 80)
     for record in records where !record.passed {
       Issue.record(
         "\(record.fault.rawValue)/\(record.phase.rawValue)/\(record.seed): \(record.failures)")
     }
     let table = FaultMatrix.markdown(records)
-    #expect(table.contains("**70 passed, 0 failed**"))
-    #expect(table.contains("| peer paused | 1/1 | 1/1 | 1/1 | 1/1 | 1/1 | 1/1 | 1/1 |"))
+    #expect(table.contains("**80 passed, 0 failed**"))
+    #expect(table.contains("| peer paused | 1/1 | 1/1 | 1/1 | 1/1 | 1/1 | 1/1 | 1/1 | 1/1 |"))
+  }
+
+  @Test func theMediaPhaseGivesEveryPeerAMediaPlaneAndChecksItsTracks() throws {
+    let scenario = try FaultMatrix.scenario(Case(fault: .partition, phase: .media, seed: 1))
+    #expect(scenario.peers.allSatisfy { $0.media != nil })
+    #expect(scenario.expect.media?.tracks == true)
+    let quiet = try FaultMatrix.scenario(Case(fault: .partition, phase: .inSession, seed: 1))
+    #expect(quiet.peers.allSatisfy { $0.media == nil }, "only the media phase has media")
+  }
+
+  /// The case that found it: a guest's clock set back four minutes while media ran froze that
+  /// guest's media (the SDK's media clock never goes back, and the virtual link stepped it
+  /// back), so it received none of its tracks at the end. A media clock is monotonic now; the
+  /// skew moves the wall clock.
+  @Test func aClockSetBackWhileMediaRunsLeavesTheMediaFlowing() {
+    let record = FaultMatrix.run(Case(fault: .clockSkew, phase: .media, seed: 1))
+    #expect(record.passed, "\(record.failures)")
   }
 
   @Test func aCellsRunsAreShardedWithoutOverlap() {

@@ -83,14 +83,21 @@ struct MediaLinkTests {
     #expect(log.ticks.isEmpty, "the first tick comes from the loop, one interval on")
     network.run(until: 1_000_000)
     #expect(log.ticks == (1...100).map { Int64($0) * 10_000 })
-    // A node's clock skew moves its media clock: ticks keep their pace, read later.
-    network.setClockSkew(peer: "ada", milliseconds: 7)
+    // A skew set now moves the node's wall clock, not the running media clock: a monotonic
+    // clock never steps, so the ticks keep their pace and their reading.
+    network.setClockSkew(peer: "ada", milliseconds: -7_000)
     network.run(until: 1_020_000)
-    #expect(log.ticks.suffix(2) == [1_017_000, 1_027_000])
+    #expect(log.ticks.suffix(2) == [1_010_000, 1_020_000])
+    // A link the node starts after the skew reads it (a clock offset from the others).
+    let (later, laterLog) = network.startMediaLink("ada")
+    network.run(until: 1_030_000)
+    #expect(laterLog.ticks == [1_030_000 - 7_000_000])
+    #expect(log.ticks.last == 1_030_000)
+    later.close()
     link.close()
     link.close()
     network.run(until: 2_000_000)
-    #expect(log.ticks.count == 102, "a closed link ticks no more")
+    #expect(log.ticks.count == 103, "a closed link ticks no more")
   }
 
   @Test func theTickIntervalFollowsTheConfigurationAndIsNeverZero() {

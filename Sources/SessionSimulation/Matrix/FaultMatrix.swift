@@ -55,6 +55,7 @@ package enum FaultMatrix {
     case chatting
     case leaving
     case subsession = "in a subsession"
+    case media = "with media"
 
     /// What happens around the fault, in words (for the document).
     package var script: String {
@@ -72,6 +73,10 @@ package enum FaultMatrix {
       case .subsession:
         "the host commits one group and starts it at 6 s; the guests join it at 7 s; the "
           + "fault strikes at 8–12 s; the group stops at 22 s"
+      case .media:
+        "everyone sends video (the host 360p, the guests 180p) and watches the host and the "
+          + "guests at 180p; the fault strikes at 6–10 s; at the end every live member receives "
+          + "every track it watches"
       }
     }
   }
@@ -117,6 +122,12 @@ package enum FaultMatrix {
     let at = Int.random(in: window, using: &random)
     let fault = faultJSON(matrixCase.fault, at: at, guest: guest, random: &random)
     let name = "matrix \(matrixCase.fault.rawValue) / \(matrixCase.phase.rawValue)"
+    // The media phase gives every peer a media plane, and checks it at the end.
+    let withMedia = matrixCase.phase == .media
+    let watch = #""subscribe": { "video": ["host", "guest-*"], "resolution": "180p" }"#
+    let hostMedia = withMedia ? #", "media": { "send": "360p", \#(watch) }"# : ""
+    let guestMedia = withMedia ? #", "media": { "send": "180p", \#(watch) }"# : ""
+    let expectMedia = withMedia ? #", "media": { "tracks": true }"# : ""
     return """
       {
         "name": "\(name)",
@@ -125,12 +136,12 @@ package enum FaultMatrix {
         "duration": "30s",
         "session": { "name": "Matrix" },
         "peers": [
-          { "name": "host", "role": "host", "join": "500ms", "video": true },
-          { "name": "guest-{i}", "count": 5, "join": { "from": "1s", "to": "4s" }, "video": true }
+          { "name": "host", "role": "host", "join": "500ms", "video": true\(hostMedia) },
+          { "name": "guest-{i}", "count": 5, "join": { "from": "1s", "to": "4s" }, "video": true\(guestMedia) }
         ],
       \(base),
         "faults": [ \(fault) ],
-        "expect": { "liveness": "40s", "assertions": [ \(check) ] }
+        "expect": { "liveness": "40s", "assertions": [ \(check) ]\(expectMedia) }
       }
       """
   }
@@ -223,7 +234,7 @@ package enum FaultMatrix {
         "  \"actions\": [],\n" + quiet, 800...3_500,
         #"{ "at": "700ms", "peers": "host", "inSession": true }"#
       )
-    case .inSession:
+    case .inSession, .media:
       return (
         "  \"actions\": [],\n" + quiet, 6_000...10_000, #"{ "at": "5900ms", "rosterCount": 6 }"#
       )

@@ -1,7 +1,8 @@
 /// What a media link delivers to its owner.
 ///
-/// Times are microseconds on the link's clock (the node's own clock: virtual in deterministic
-/// mode, monotonic in loopback mode); a sender stamps ``MediaPacket/sendTime`` from the same
+/// Times are microseconds on the link's clock, which never goes back (the node's own
+/// monotonic clock: virtual in deterministic mode, the process's in loopback mode; a node's
+/// clock skew is an offset fixed when the link starts); a sender stamps ``MediaPacket/sendTime`` from the same
 /// clock, so a receiver in the same process measures one-way delay with it.
 public enum MediaLinkEvent: Sendable, Hashable {
   /// A datagram arrived at time `at`. It may be malformed: the owner decodes it.
