@@ -59,11 +59,7 @@ package struct FuzzInput: ValueSource {
   package mutating func uint64() -> UInt64 {
     let selector = byte()
     if selector < 64 {
-      let edges: [UInt64] = [
-        0, 1, 2, 127, 128, 255, 256, 16_383, 16_384, 65_535, 65_536, 1 << 31 - 1, 1 << 31,
-        1 << 32 - 1, 1 << 32, 1 << 53, 1 << 63 - 1, 1 << 63, .max - 1, .max,
-      ]
-      return edges[Int(selector) % edges.count]
+      return valueBoundaries[Int(selector) % valueBoundaries.count]
     }
     let bits = Int(selector) % 65
     var value: UInt64 = 0

@@ -23,6 +23,13 @@ package protocol ValueSource {
   mutating func string() -> String
 }
 
+/// The 64-bit values where a varint grows a byte or a signed value changes sign or width:
+/// what every source's ``ValueSource/uint64()`` draws often.
+package let valueBoundaries: [UInt64] = [
+  0, 1, 2, 127, 128, 255, 256, 16_383, 16_384, 65_535, 65_536, 1 << 31 - 1, 1 << 31,
+  1 << 32 - 1, 1 << 32, 1 << 53, 1 << 63 - 1, 1 << 63, .max - 1, .max,
+]
+
 extension ValueSource {
   /// A value in `0..<count`; 0 when `count` is 0 or 1.
   ///
@@ -90,13 +97,11 @@ package struct SeededSource: ValueSource {
     Int.random(in: range, using: &random)
   }
 
-  /// A 64-bit value of random width, a quarter of the time one of the boundaries where a
-  /// varint grows a byte.
+  /// A 64-bit value of random width, a quarter of the time one of ``valueBoundaries``.
   package mutating func uint64() -> UInt64 {
     switch int(in: 0...3) {
     case 0:
-      let edges: [UInt64] = [0, 1, 127, 128, 255, 16_383, 16_384, 1 << 32 - 1, 1 << 63, .max]
-      return edges[int(in: 0...edges.count - 1)]
+      return pick(valueBoundaries)
     default:
       let bits = int(in: 0...64)
       let value = random.next()
@@ -111,9 +116,7 @@ package struct SeededSource: ValueSource {
       "a", "Z", "0", " ", "_", "\n", "é", "ß", "Ж", "漢", "字", "😀", "👩‍💻", "e\u{301}", "\u{0}",
     ]
     var text = ""
-    for _ in 0..<int(in: 0...24) {
-      text.append(alphabet[int(in: 0...alphabet.count - 1)])
-    }
+    for _ in 0..<int(in: 0...24) { text.append(pick(alphabet)) }
     return text
   }
 }

@@ -32,7 +32,7 @@ public final class VirtualMediaLink: MediaLink {
   /// The longest gap between two ticks, in microseconds (the network's
   /// ``VirtualNetworkConfiguration/mediaTickInterval``).
   public let tickInterval: Int64
-  /// The node's skew when the link started, in milliseconds: the link's clock's offset from
+  /// The node's skew when the link started, in microseconds: the link's clock's offset from
   /// the network's.
   private var clockOffset: Int64 = 0
 
@@ -56,7 +56,7 @@ public final class VirtualMediaLink: MediaLink {
     state = next
     guard let network else { return }
     self.handler = handler
-    clockOffset = peer.skew
+    clockOffset = Micro.multiply(peer.skew, 1_000)
     network.mediaLinkStarted(self)
   }
 
@@ -93,7 +93,7 @@ public final class VirtualMediaLink: MediaLink {
   /// skew when the link started; saturates rather than overflows.
   var clock: Int64 {
     guard let network = peer.network else { return 0 }
-    return Micro.add(network.now, Micro.multiply(clockOffset, 1_000))
+    return Micro.add(network.now, clockOffset)
   }
 }
 
